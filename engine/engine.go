@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/osbench/osbench/engine/cache"
+)
+
+// Observer is told when steps start and finish (progress bars, logs).
+// Calls come from several goroutines.
+type Observer interface {
+	Started(s *Step)
+	Finished(r *StepResult)
+}
+
+// Options configure an Engine.
+type Options struct {
+	Jobs      int            // parallel steps; default runtime.NumCPU()
+	Pools     map[string]int // per-pool limits (Step.Pool); absent = Jobs
+	KeepGoing bool           // a failure stops only its dependents (otherwise: stop scheduling)
+	LogCap    int64          // bytes kept of each side log; default 8 MiB
+	OutDir    string         // where Exports go; "" = no export
+	Observer  Observer
+	Log       zerolog.Logger
+}
+
+// Engine plans and runs graphs against one cache.
+type Engine struct {
+	cache *cache.Cache
+	hist  history
+	opts  Options
+	now   func() time.Time
+}
+
+// New returns an engine over c.
+func New(c *cache.Cache, opts Options) *Engine {
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	if opts.LogCap == 0 {
+		opts.LogCap = 8 << 20
+	}
+	return &Engine{cache: c, hist: history{dir: filepath.Join(c.Dir(), "history")}, opts: opts, now: time.Now}
+}
+
+// Cache returns the engine's cache.
+func (e *Engine) Cache() *cache.Cache { return e.cache }
+
+func newRunID(now time.Time) string {
+	return fmt.Sprintf("%s-%d", now.UTC().Format("20060102T150405.000Z"), os.Getpid())
+}
+
+// decide computes s's key from its inputs' records and looks it up. It is
+// the one code path shared by plan and build, so they cannot disagree.
+func (e *Engine) decide(s *Step, inputs map[string]*cache.ActionRecord) (*StepResult, *cache.ActionRecord) {
+	res := &StepResult{ID: s.ID, Kind: s.Kind, Group: s.Group}
+	k, _ := LookupKind(s.Kind) // NewGraph checked it exists
+	cs, err := components(s, k, inputs)
+	if err != nil {
+		res.Status, res.Error = StatusFailed, err.Error()
+		return res, nil
+	}
+	res.Components = cs
+	res.Key = actionKey(cs)
+	rec, err := e.cache.GetAction(res.Key)
+	if err == nil && !rec.Failed {
+		if bad := e.checkOutputs(rec); bad == "" {
+			res.Status, res.OutputDigest, res.Label = StatusHit, rec.OutputDigest, rec.Label
+			return res, rec
+		} else {
+			res.Status, res.Reason = StatusMiss, "cached result damaged ("+bad+"); recomputing"
+			return res, nil
+		}
+	}
+	res.Status = StatusMiss
+	res.Reason, res.Changes = e.missReason(s.ID, res.Key, cs, rec)
+	return res, nil
+}
+
+// checkOutputs makes sure a hit's results are still whole: small blobs and
+// tree manifests are rehashed, large blobs and tree members must have their
+// size (their content is verified when read). It returns what is wrong, or "".
+func (e *Engine) checkOutputs(rec *cache.ActionRecord) string {
+	const rehashBelow = 1 << 20
+	for _, o := range rec.Results {
+		switch {
+		case o.Kind == cache.KindTree:
+			t, err := e.cache.ReadTree(o.Digest)
+			if err != nil {
+				return o.Name + ": " + err.Error()
+			}
+			for _, te := range t.Entries {
+				if !e.cache.Has(te.Digest, te.Size) {
+					return o.Name + ": missing " + te.Path
+				}
+			}
+		case o.Size <= rehashBelow:
+			if err := e.cache.VerifyBlob(o.Digest, o.Size); err != nil {
+				return o.Name + ": " + err.Error()
+			}
+		case !e.cache.Has(o.Digest, o.Size):
+			return o.Name + ": blob missing"
+		}
+	}
+	return ""
+}
+
+// missReason says why key is not a hit, comparing with the step's last run.
+func (e *Engine) missReason(id string, key cache.Digest, cs []Component, rec *cache.ActionRecord) (string, []Change) {
+	if rec != nil && rec.Failed {
+		return "previous run failed: " + firstLine(rec.Error), nil
+	}
+	entries := e.hist.load(id)
+	if len(entries) == 0 {
+		return "no previous run", nil
+	}
+	last := entries[len(entries)-1]
+	if last.Key == key {
+		if last.Status == StatusFailed {
+			return "previous run failed: " + firstLine(last.Error), nil
+		}
+		return "result not in cache (trimmed, or built with another cache)", nil
+	}
+	changes := diffComponents(last.Components, cs)
+	if len(changes) == 0 {
+		return "key changed", nil
+	}
+	parts := make([]string, 0, len(changes))
+	for _, c := range changes {
+		parts = append(parts, c.String())
+	}
+	return strings.Join(parts, "; "), changes
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// execute runs one step whose inputs are all known: a hit returns at once,
+// a miss runs the kind in a fresh work dir and records the result.
+func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[string]*cache.ActionRecord) (*StepResult, *cache.ActionRecord, error) {
+	res, rec := e.decide(s, inputs)
+	if res.Status != StatusMiss {
+		return res, rec, nil
+	}
+	k, _ := LookupKind(s.Kind)
+	start := e.now()
+	rc, err := e.newRunContext(s, inputs)
+	if err == nil {
+		err = runKind(ctx, k, rc)
+		os.RemoveAll(rc.WorkDir)
+		makeRemovable(rc.WorkDir)
+	}
+	res.Duration = e.now().Sub(start)
+	switch {
+	case err == nil:
+		rec = rc.record(res.Key)
+		rec.Duration, rec.Created = res.Duration, e.now().UTC()
+		if err = e.cache.PutAction(rec); err == nil {
+			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
+		}
+	case ctx.Err() != nil:
+		// Interrupted: nothing is recorded, the next run starts this step afresh.
+		res.Status, res.Error = StatusCanceled, ctx.Err().Error()
+		return res, nil, err
+	}
+	if err != nil {
+		res.Status, res.Error, rec = StatusFailed, err.Error(), nil
+		var corrupt *cache.CorruptError
+		if !errors.As(err, &corrupt) {
+			// Recorded for explain; never served as a hit.
+			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Duration: res.Duration, Created: e.now().UTC()})
+		}
+	}
+	if herr := e.hist.append(s.ID, historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error, Components: append([]Component(nil), res.Components...)}); herr != nil {
+		e.opts.Log.Warn().Err(herr).Str("step", s.ID).Msg("could not record history")
+	}
+	return res, rec, err
+}
+
+// runKind calls k.Run, turning a panic in a step into an error so one bad
+// step cannot take the whole build (and what it already computed) down.
+func runKind(ctx context.Context, k Kind, rc *RunContext) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("step %s panicked: %v", rc.Step.ID, p)
+		}
+	}()
+	return k.Run(ctx, rc)
+}
+
+func (e *Engine) newRunContext(s *Step, inputs map[string]*cache.ActionRecord) (*RunContext, error) {
+	base, err := e.cache.Subdir("work")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(base, safeName(s.ID)+"-*")
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]*cache.ActionRecord, len(s.Inputs))
+	for _, in := range s.Inputs {
+		byName[in.Name] = inputs[in.Name]
+	}
+	return &RunContext{
+		Step:    s,
+		Log:     e.opts.Log.With().Str("step", s.ID).Logger(),
+		WorkDir: dir,
+		cache:   e.cache,
+		inputs:  byName,
+		logCap:  e.opts.LogCap,
+	}, nil
+}
+
+// makeRemovable retries removal after restoring write permission on
+// directories: test suites (and Go's module cache) leave read-only trees.
+func makeRemovable(dir string) {
+	if _, err := os.Lstat(dir); err != nil {
+		return
+	}
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.IsDir() {
+			os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
+}
+
+func safeName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, id)
+}
+
+// export copies a step's results named by its Exports into the out dir.
+func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
+	if e.opts.OutDir == "" || rec == nil {
+		return nil
+	}
+	a := &Artifacts{cache: e.cache, rec: rec}
+	for _, x := range s.Exports {
+		dst := filepath.Join(e.opts.OutDir, filepath.FromSlash(x.Path))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if o, err := a.output(x.Output, cache.KindTree); err == nil {
+			os.RemoveAll(dst)
+			if err := e.cache.Materialize(o.Digest, dst); err != nil {
+				return err
+			}
+			continue
+		}
+		b, err := a.Bytes(x.Output)
+		if err != nil {
+			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
+		}
+		tmp := dst + ".tmp"
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}

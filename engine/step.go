@@ -1,0 +1,99 @@
+// Package engine turns a set of declared steps into a DAG, computes each
+// step's action key, and runs what is not already in the cache, in parallel,
+// in dependency order. It knows nothing of tests, coverage or manifests:
+// step kinds register themselves (RegisterKind) and the steps package builds
+// the graph.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Step is one node of the graph: an instance of a Kind with its resolved
+// configuration and the steps whose results it consumes.
+type Step struct {
+	ID    string // unique, e.g. "pathsep/linux/test"
+	Kind  string // a registered Kind's name
+	Group string // the repository: a failure stops only its own group's dependents
+	// Config is the resolved configuration; every field enters the key.
+	Config []Field
+	// Inputs name the steps whose results this step reads.
+	Inputs []Input
+	// Env holds facts about where the step runs that change its results but
+	// are not configuration: the platform and the executor's fingerprint.
+	Env map[string]string
+	// Pool limits how many steps of one kind of resource run at once
+	// ("local", "wine"); "" means only the global -j bound applies.
+	Pool string
+	// Exports copy results out of the cache after a build (--out).
+	Exports []Export
+}
+
+// Field is one configuration value: canonical JSON plus where it came from
+// ("examples/pathsep.hcl:12,3"), so explain can point at the line.
+type Field struct {
+	Name   string
+	Value  any
+	Source string
+}
+
+// Input is a dependency on another step's results.
+type Input struct {
+	Name string // how the consuming step refers to it ("source", "toolchain")
+	Step string // the producing step's ID
+}
+
+// Export says: write result Output of this step to Path under the out dir.
+type Export struct {
+	Output string
+	Path   string // slash-separated, relative
+}
+
+// Kind is a step kind. Run must be a pure function of the configuration and
+// the inputs it was given: it must not read undeclared files, environment
+// variables or clocks, or the cache will serve wrong answers.
+type Kind interface {
+	Name() string
+	// Version enters every key; bump it when Run's results change meaning.
+	Version() string
+	Run(ctx context.Context, rc *RunContext) error
+}
+
+var (
+	kindsMu sync.RWMutex
+	kinds   = map[string]Kind{}
+)
+
+// RegisterKind makes k available to steps by its name. Registering a name
+// twice is a programming error and panics at init.
+func RegisterKind(k Kind) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	if _, dup := kinds[k.Name()]; dup {
+		panic(fmt.Sprintf("engine: step kind %q registered twice", k.Name()))
+	}
+	kinds[k.Name()] = k
+}
+
+// LookupKind returns the registered kind called name.
+func LookupKind(name string) (Kind, bool) {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	k, ok := kinds[name]
+	return k, ok
+}
+
+// KindNames lists registered kinds, sorted.
+func KindNames() []string {
+	kindsMu.RLock()
+	defer kindsMu.RUnlock()
+	names := make([]string, 0, len(kinds))
+	for n := range kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

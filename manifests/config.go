@@ -1,0 +1,102 @@
+// Package manifests is the manifest language: it loads HCL files, applies
+// presets, evaluates expressions and decodes everything into the typed,
+// fully resolved configuration below. Nothing outside this package sees HCL
+// syntax; callers get values plus the source ranges they came from.
+package manifests
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Set is the result of loading one or more manifest files.
+type Set struct {
+	// Repositories in a stable order (by name).
+	Repositories []*Repository
+	// Sources maps a file name (as used in ranges) to its bytes, so
+	// diagnostics can print the offending line.
+	Sources map[string][]byte
+}
+
+// Repository is one `repository "NAME"` block after presets were applied and
+// every expression evaluated.
+type Repository struct {
+	Name      string
+	Preset    string // "" when none
+	Language  string // from the preset ("go", "c", "rust", "csharp"), or the manifest
+	Source    Source
+	Migrate   []Direction
+	FlakyRuns int // default 3
+	// Platforms sorted by name; only those that a preset or the manifest defines.
+	Platforms []*Platform
+
+	File      string    // manifest file that declared the block
+	DeclRange hcl.Range // the `repository "NAME"` header
+	// Ranges maps a field path to the range of the attribute that supplied its
+	// final value (in the manifest or in the preset). Paths are dotted:
+	// "toolchain", "source.commit", "platform.linux.test.timeout",
+	// "platform.linux.test.command", "platform.linux.env", ...
+	Ranges map[string]hcl.Range
+}
+
+// Source says where a repository's code comes from: a git URL at a pinned
+// commit, or a local directory (snapshotted as a tree).
+type Source struct {
+	Git    string
+	Commit string
+	Path   string // absolute; a relative path is resolved against the manifest's directory
+}
+
+// Direction is one migration direction, written "linux->windows".
+type Direction struct {
+	Source string
+	Target string
+}
+
+// Platform is one `platform "NAME"` block with preset values filled in.
+type Platform struct {
+	Name      string // "linux" | "windows" | "darwin"
+	Executor  string // "local" | "wine" | "temporal" (checked against the executor registry)
+	Toolchain string // e.g. "go1.25.0"; the platform's value or else the repository's
+	// User is "" for the default (an unprivileged user when osbench runs as
+	// root) or "root" to keep root.
+	User  string
+	Env   map[string]string
+	Build *Command // nil when there is no separate build command
+	Test  Test
+	// Coverage is nil when the platform collects none.
+	Coverage *Coverage
+}
+
+// Command is an argv list, or a script run by an explicit shell.
+type Command struct {
+	Argv  []string
+	Shell string // "" (argv), "bash", "pwsh" or "cmd"; with a shell Argv holds one script string
+	Dir   string // working directory relative to the repository root; "" is the root
+}
+
+// Test is the test command and how to read its output.
+type Test struct {
+	Command
+	Parser    string // parser plugin name, e.g. "go-test-json"
+	Timeout   time.Duration
+	Skip      []string // tests left out on this platform
+	SkipStyle string   // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "" (none allowed)
+	// Regex is set only for Parser == "regex".
+	Regex *RegexParser
+}
+
+// RegexParser is a manifest-declared line parser: Pattern must have named
+// groups "id" and "status"; Statuses maps the captured status text to a
+// status name of DESIGN §2.
+type RegexParser struct {
+	Pattern  string
+	Statuses map[string]string
+}
+
+// Coverage says which coverage format the test run writes and where.
+type Coverage struct {
+	Format string // importer plugin name, e.g. "go-coverprofile"
+	Path   string // relative to the repository root
+}

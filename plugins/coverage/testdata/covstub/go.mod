@@ -1,0 +1,3 @@
+module example.com/covstub
+
+go 1.22

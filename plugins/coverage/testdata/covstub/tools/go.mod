@@ -1,0 +1,3 @@
+module example.com/covstub/tools
+
+go 1.22

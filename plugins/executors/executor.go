@@ -1,0 +1,83 @@
+// Package executors runs the commands of steps (a test suite, a build) on a
+// platform. Steps call an executor; the engine never does.
+//
+// Executors are looked up by the name a manifest uses ("local", later "wine"
+// and "temporal") in a registry filled once, in all.go.
+package executors
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// Config is what every executor gets when it is created.
+type Config struct {
+	// StateDir is a directory this executor owns under osbench's cache,
+	// for state that outlives one command (a Wine prefix, for example).
+	StateDir string
+}
+
+// Cmd is one command to run.
+type Cmd struct {
+	// Argv is the program and its arguments. A program name without a path
+	// separator is looked up in the PATH of the command's own environment.
+	Argv []string
+	// Dir is the absolute working directory. Empty means WorkDir.
+	Dir string
+	// Env is the whole environment as "K=V" entries. Executors do not
+	// inherit the host environment except for what they document.
+	Env []string
+	// Stdout and Stderr receive the command's output; nil discards it.
+	Stdout, Stderr io.Writer
+	// Timeout bounds the run; 0 means no bound.
+	Timeout time.Duration
+	// User selects who runs the command. "" is the default: an osbench
+	// running as root drops to an unprivileged user. "root" keeps root.
+	// A non-root osbench runs everything as itself.
+	User string
+	// WorkDir is the step's scratch root. The executor creates it and its
+	// home and tmp subdirectories, makes them writable by the run user, and
+	// points the home and temp variables of the environment at them unless
+	// Env sets those variables itself.
+	WorkDir string
+	// WritableDirs are long-lived directories the command writes (GOCACHE,
+	// GOMODCACHE). The executor creates them and makes them writable by the
+	// run user. They are kept outside every key.
+	WritableDirs []string
+}
+
+// Result is how a command ended.
+type Result struct {
+	// ExitCode is the exit status, or -1 when the process was killed by a
+	// signal (including by the executor on timeout or cancellation).
+	ExitCode int
+	// TimedOut reports that Timeout fired and the process tree was killed.
+	TimedOut bool
+	// Duration is the wall time from start until the command's first
+	// process ended.
+	Duration time.Duration
+}
+
+// Executor runs commands on one platform.
+//
+// Run returns an error only for infrastructure failures: the command could
+// not be started, its output could not be written, the executor itself
+// failed. A non-zero exit or a timeout is a Result, not an error.
+// Cancelling ctx kills the whole process tree and Run returns ctx.Err(),
+// wrapped, together with the Result so far.
+type Executor interface {
+	// Name is the name the executor is registered under.
+	Name() string
+	// Fingerprint describes everything about the executor that can change
+	// the results of a command run as user (see Cmd.User): OS and
+	// architecture, privilege mode, later a Wine version. It is stable
+	// across runs and across machines of the same kind and never contains
+	// paths of caches or work directories, because it enters every action
+	// key.
+	Fingerprint(ctx context.Context, user string) (string, error)
+	// Platform is the GOOS-style name of the platform commands run on.
+	Platform() string
+	// Run runs one command to completion.
+	Run(ctx context.Context, cmd Cmd) (Result, error)
+}

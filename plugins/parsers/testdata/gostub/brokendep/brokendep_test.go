@@ -1,0 +1,9 @@
+package brokendep
+
+import (
+	"testing"
+
+	"example.com/gostub/broken"
+)
+
+func TestUsesBroken(t *testing.T) { _ = broken.Value }

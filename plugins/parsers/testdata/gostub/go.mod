@@ -1,0 +1,3 @@
+module example.com/gostub
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/fsapi
+
+go 1.22

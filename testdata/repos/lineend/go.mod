@@ -1,0 +1,3 @@
+module example.com/lineend
+
+go 1.22

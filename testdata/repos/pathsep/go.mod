@@ -1,0 +1,3 @@
+module example.com/pathsep
+
+go 1.22
