@@ -30,6 +30,10 @@ type Step struct {
 	Pool string
 	// Exports copy results out of the cache after a build (--out).
 	Exports []Export
+	// Local holds host facts a step needs but that must not enter its key,
+	// such as the absolute path of a local source directory: the key carries
+	// that directory's content digest instead, and the step checks it.
+	Local map[string]string
 }
 
 // Field is one configuration value: canonical JSON plus where it came from

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -42,10 +43,25 @@ func TestListVisibleMissingDir(t *testing.T) {
 	}
 }
 
-func TestIsHiddenMissingFile(t *testing.T) {
-	_, err := IsHidden(filepath.Join(t.TempDir(), "missing"))
-	if !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("IsHidden(missing) error = %v, want one wrapping %v", err, fs.ErrNotExist)
+// TestMissingFile covers the error wrapping every platform shares.
+func TestMissingFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	tests := []struct {
+		name string
+		call func() error
+	}{
+		{"IsHidden", func() error { _, err := IsHidden(missing); return err }},
+		{"IsWritable", func() error { _, err := IsWritable(missing); return err }},
+		{"Resolve", func() error { _, err := Resolve(missing); return err }},
+	}
+	for _, tt := range tests {
+		err := tt.call()
+		if err == nil || !strings.Contains(err.Error(), missing) {
+			t.Errorf("%s(missing) error = %v, want one naming %s", tt.name, err, missing)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s(missing) error = %v, want one wrapping %v", tt.name, err, fs.ErrNotExist)
+		}
 	}
 }
 

@@ -61,7 +61,7 @@ func (lw *Writer) WriteLine(line string) error {
 func ReadLines(r io.Reader) ([]string, error) {
 	var lines []string
 	br := bufio.NewReader(r)
-	for {
+	for n := 1; ; n++ {
 		line, err := br.ReadString('\n')
 		if line != "" {
 			line = strings.TrimSuffix(line, "\n")
@@ -71,7 +71,7 @@ func ReadLines(r io.Reader) ([]string, error) {
 			return lines, nil
 		}
 		if err != nil {
-			return lines, fmt.Errorf("lineend: read line %d: %w", len(lines)+1, err)
+			return lines, fmt.Errorf("lineend: read line %d: %w", n, err)
 		}
 	}
 }

@@ -1,0 +1,318 @@
+package executors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// LocalName is the registered name of the executor that runs commands on
+// the host.
+const LocalName = "local"
+
+// The user an osbench running as root drops to (see Cmd.User): nobody and
+// nogroup on Debian-like systems, and without supplementary groups.
+const (
+	UnprivilegedUID = 65534
+	UnprivilegedGID = 65534
+)
+
+// UserRoot is the Cmd.User value that keeps root privileges.
+const UserRoot = "root"
+
+const (
+	defaultKillGrace  = 2 * time.Second
+	defaultOutputWait = 2 * time.Second
+)
+
+// Local runs commands on the host, each in its own process group, so a
+// timeout or a cancellation stops the whole tree the command started, and
+// no process of a step outlives the step.
+//
+// When osbench runs as root, commands run as UnprivilegedUID unless
+// Cmd.User is UserRoot. Root bypasses file permission checks, so a suite
+// run as root sees different results: tests that expect EACCES from a
+// read-only file or directory fail. Benchmarks must measure what the suite
+// does for an ordinary user.
+//
+// On hosts other than Unix the executor is a plain fallback: no process
+// groups, no change of user, the process itself is killed on timeout.
+type Local struct {
+	// KillGrace is how long the process tree gets between SIGTERM and
+	// SIGKILL when a timeout fires or the context is cancelled.
+	KillGrace time.Duration
+	// OutputWait is how long Run waits, once the command's first process
+	// has exited and the rest of its process group is killed, for the
+	// output pipes to close. A process that left the group (setsid) may
+	// hold them open forever; after OutputWait they are closed under it.
+	OutputWait time.Duration
+}
+
+// NewLocal creates the local executor. It keeps no state, so cfg is unused.
+func NewLocal(cfg Config) (*Local, error) {
+	return &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait}, nil
+}
+
+// Name implements Executor.
+func (l *Local) Name() string { return LocalName }
+
+// Platform implements Executor: commands run on the host OS.
+func (l *Local) Platform() string { return runtime.GOOS }
+
+// Fingerprint implements Executor. It names the OS, the architecture and
+// whether the command runs with root privileges, which is what changes
+// results. The numeric uid of a non-root osbench is left out: it differs
+// between machines and changes nothing a test suite can observe through
+// permissions.
+func (l *Local) Fingerprint(ctx context.Context, user string) (string, error) {
+	who, err := resolveRunUser(user)
+	if err != nil {
+		return "", fmt.Errorf("local executor: %w", err)
+	}
+	mode := "unprivileged"
+	if who.root {
+		mode = "root"
+	}
+	return fmt.Sprintf("local %s/%s user=%s", runtime.GOOS, runtime.GOARCH, mode), nil
+}
+
+// Run implements Executor.
+func (l *Local) Run(ctx context.Context, cmd Cmd) (Result, error) {
+	notRun := Result{ExitCode: -1}
+	if err := ctx.Err(); err != nil {
+		return notRun, fmt.Errorf("local executor: not started: %w", err)
+	}
+	c, err := l.prepare(cmd)
+	if err != nil {
+		return notRun, fmt.Errorf("local executor: %w", err)
+	}
+	started := time.Now()
+	if err := c.Start(); err != nil {
+		return notRun, fmt.Errorf("local executor: starting %s: %w", cmd.Argv[0], err)
+	}
+	exited, wait := startWaiter(c)
+	cause := l.supervise(ctx, c.Process, cmd.Timeout, exited)
+	res := Result{ExitCode: -1, Duration: time.Since(started)}
+	waitErr := wait()
+	if c.ProcessState != nil {
+		res.ExitCode = c.ProcessState.ExitCode()
+	}
+	switch cause {
+	case stopTimeout:
+		res.TimedOut, res.ExitCode = true, -1
+	case stopCanceled:
+		res.ExitCode = -1
+		return res, fmt.Errorf("local executor: %s stopped: %w", cmd.Argv[0], ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case waitErr == nil, errors.As(waitErr, &exitErr):
+	case errors.Is(waitErr, exec.ErrWaitDelay):
+		// The command succeeded but a process that escaped its group
+		// kept the output open; the pipes were closed under it.
+	default:
+		// Most likely a write to Stdout or Stderr failed: the log is
+		// incomplete, which is the executor's failure, not the command's.
+		return res, fmt.Errorf("local executor: %s: %w", cmd.Argv[0], waitErr)
+	}
+	return res, nil
+}
+
+// prepare checks cmd, sets up its directories and returns the process to
+// start.
+func (l *Local) prepare(cmd Cmd) (*exec.Cmd, error) {
+	dir, err := checkCmd(cmd)
+	if err != nil {
+		return nil, err
+	}
+	who, err := resolveRunUser(cmd.User)
+	if err != nil {
+		return nil, err
+	}
+	env, err := commandEnv(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareDirs(cmd, dir, who); err != nil {
+		return nil, err
+	}
+	pathList, _ := envLookup(env, "PATH")
+	path, err := lookPath(cmd.Argv[0], pathList)
+	if err != nil {
+		return nil, err
+	}
+	return &exec.Cmd{
+		Path:        path,
+		Args:        cmd.Argv,
+		Dir:         dir,
+		Env:         env,
+		Stdout:      cmd.Stdout,
+		Stderr:      cmd.Stderr,
+		SysProcAttr: sysProcAttr(who),
+		WaitDelay:   l.OutputWait,
+	}, nil
+}
+
+// stopCause says why supervise stopped a command early.
+type stopCause int
+
+const (
+	stopNone stopCause = iota
+	stopTimeout
+	stopCanceled
+)
+
+// supervise returns once the command's first process has exited. When the
+// timeout fires or ctx ends first, it asks the process tree to terminate
+// and kills it after KillGrace. Either way it finally kills whatever is left
+// of the tree, so nothing a step started keeps running (or writing into its
+// work directory) after the step.
+func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Duration, exited <-chan struct{}) stopCause {
+	var deadline <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	cause := stopNone
+	select {
+	case <-exited:
+	case <-deadline:
+		cause = stopTimeout
+	case <-ctx.Done():
+		cause = stopCanceled
+	}
+	if cause != stopNone {
+		select {
+		case <-exited:
+			// It finished just as it was about to be stopped: the
+			// result stands.
+			cause = stopNone
+		default:
+			// Errors are ignored here and below: the only failure
+			// possible when signalling our own children is that they
+			// are already gone.
+			_ = terminateTree(p)
+			grace := time.NewTimer(l.KillGrace)
+			select {
+			case <-exited:
+			case <-grace.C:
+			}
+			grace.Stop()
+		}
+	}
+	_ = killTree(p)
+	<-exited
+	return cause
+}
+
+// runUser says who a command runs as.
+type runUser struct {
+	// root reports that the command keeps root privileges.
+	root bool
+	// drop reports that osbench is root and the command must run as
+	// uid:gid instead.
+	drop     bool
+	uid, gid int
+}
+
+func resolveRunUser(mode string) (runUser, error) {
+	if mode != "" && mode != UserRoot {
+		return runUser{}, fmt.Errorf("unknown user mode %q (want %q for the default or %q)", mode, "", UserRoot)
+	}
+	if os.Geteuid() != 0 {
+		return runUser{}, nil
+	}
+	if mode == UserRoot {
+		return runUser{root: true}, nil
+	}
+	return runUser{drop: true, uid: UnprivilegedUID, gid: UnprivilegedGID}, nil
+}
+
+// checkCmd rejects a malformed command and returns its working directory.
+func checkCmd(cmd Cmd) (string, error) {
+	if len(cmd.Argv) == 0 || cmd.Argv[0] == "" {
+		return "", errors.New("empty command (Argv has no program)")
+	}
+	if cmd.Timeout < 0 {
+		return "", fmt.Errorf("negative timeout %v", cmd.Timeout)
+	}
+	if cmd.WorkDir != "" && !filepath.IsAbs(cmd.WorkDir) {
+		return "", fmt.Errorf("WorkDir %q is not absolute", cmd.WorkDir)
+	}
+	for _, d := range cmd.WritableDirs {
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("writable dir %q is not absolute", d)
+		}
+	}
+	dir := cmd.Dir
+	if dir == "" {
+		dir = cmd.WorkDir
+	}
+	if dir == "" {
+		return "", errors.New("no working directory (Dir and WorkDir are both empty)")
+	}
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("Dir %q is not absolute", dir)
+	}
+	return dir, nil
+}
+
+// scratchHome and scratchTemp are the private home and temp directories of
+// a command inside its WorkDir.
+func scratchHome(workDir string) string { return filepath.Join(workDir, "home") }
+func scratchTemp(workDir string) string { return filepath.Join(workDir, "tmp") }
+
+// commandEnv builds the complete environment of cmd: its Env, the host PATH
+// when Env has none (so that commands are found at all), and the home and
+// temp variables pointing into WorkDir unless Env sets them. Nothing else of
+// the host environment leaks in: a stray GOFLAGS or LANG would change
+// results without entering any key.
+func commandEnv(cmd Cmd) ([]string, error) {
+	env := make([]string, 0, len(cmd.Env)+1+len(homeVars)+len(tempVars))
+	for i, kv := range cmd.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return nil, fmt.Errorf("Env[%d] = %q is not of the form KEY=VALUE", i, kv)
+		}
+		env = append(env, kv)
+	}
+	if _, ok := envLookup(env, "PATH"); !ok {
+		if hostPath, ok := os.LookupEnv("PATH"); ok {
+			env = append(env, "PATH="+hostPath)
+		}
+	}
+	if cmd.WorkDir == "" {
+		return env, nil
+	}
+	defaults := [][2]string{}
+	for _, k := range homeVars {
+		defaults = append(defaults, [2]string{k, scratchHome(cmd.WorkDir)})
+	}
+	for _, k := range tempVars {
+		defaults = append(defaults, [2]string{k, scratchTemp(cmd.WorkDir)})
+	}
+	for _, kv := range defaults {
+		if _, ok := envLookup(env, kv[0]); !ok {
+			env = append(env, kv[0]+"="+kv[1])
+		}
+	}
+	return env, nil
+}
+
+// envLookup returns the value of key in env. The last entry wins, as it
+// does for os/exec when the child is started.
+func envLookup(env []string, key string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		k, v, _ := strings.Cut(env[i], "=")
+		if envKeyEqual(k, key) {
+			return v, true
+		}
+	}
+	return "", false
+}

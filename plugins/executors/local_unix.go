@@ -1,0 +1,209 @@
+//go:build unix
+
+package executors
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// homeVars and tempVars are the variables pointed at a command's private
+// home and temp directories.
+var (
+	homeVars = []string{"HOME"}
+	tempVars = []string{"TMPDIR"}
+)
+
+func envKeyEqual(a, b string) bool { return a == b }
+
+// sysProcAttr puts the command in a process group of its own, so that the
+// whole tree it starts can be signalled at once, and switches it to the run
+// user when osbench is root.
+func sysProcAttr(who runUser) *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if who.drop {
+		// An empty, non-nil Groups with NoSetGroups false clears the
+		// supplementary groups root had (disk, adm, docker ...).
+		attr.Credential = &syscall.Credential{
+			Uid:    uint32(who.uid),
+			Gid:    uint32(who.gid),
+			Groups: []uint32{},
+		}
+	}
+	setDeathSignal(attr)
+	return attr
+}
+
+// terminateTree asks every process of the command's group to stop.
+func terminateTree(p *os.Process) error {
+	return syscall.Kill(-p.Pid, syscall.SIGTERM)
+}
+
+// killTree kills every process left in the command's group.
+func killTree(p *os.Process) error {
+	return syscall.Kill(-p.Pid, syscall.SIGKILL)
+}
+
+// lookPath finds file in pathList, the PATH of the command's environment
+// (exec.LookPath would search osbench's own PATH instead). Relative entries,
+// including the empty one that means ".", are skipped: they would resolve
+// against osbench's working directory, which has nothing to do with the
+// command.
+func lookPath(file, pathList string) (string, error) {
+	if strings.ContainsRune(file, '/') {
+		return file, nil // a path, relative to the working directory
+	}
+	for _, dir := range filepath.SplitList(pathList) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		candidate := filepath.Join(dir, file)
+		info, err := os.Stat(candidate)
+		if err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 {
+			return candidate, nil
+		}
+	}
+	return "", fmt.Errorf("%s: executable not found in the command's PATH %q", file, pathList)
+}
+
+// prepareDirs creates the work directory, its home and tmp, and the
+// writable directories; when the command runs as another user it hands them
+// to that user and checks that the user can reach them at all.
+func prepareDirs(cmd Cmd, dir string, who runUser) error {
+	if cmd.WorkDir != "" {
+		if err := os.MkdirAll(cmd.WorkDir, 0o755); err != nil {
+			return err
+		}
+		for _, d := range []string{scratchHome(cmd.WorkDir), scratchTemp(cmd.WorkDir)} {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return err
+			}
+		}
+		if who.drop {
+			// The work dir may hold files osbench wrote as root (a
+			// checkout); all of it is the command's to read and write.
+			if err := chownTree(cmd.WorkDir, who.uid, who.gid); err != nil {
+				return err
+			}
+		}
+	}
+	for _, d := range cmd.WritableDirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if who.drop {
+			if err := handOver(d, who.uid, who.gid); err != nil {
+				return err
+			}
+		}
+	}
+	if !who.drop {
+		return nil
+	}
+	for _, p := range append([]string{dir, cmd.WorkDir}, cmd.WritableDirs...) {
+		if p == "" {
+			continue
+		}
+		if err := checkSearchable(p, who.uid, who.gid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handOver makes a long-lived writable directory the run user's. A directory
+// already owned by the user was handed over before, and everything in it was
+// written by that user since, so only the directory itself is chowned (for
+// its group); walking a GOMODCACHE of a hundred thousand files on every run
+// would cost more than many test suites.
+func handOver(dir string, uid, gid int) error {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fmt.Errorf("%s: no owner information", dir)
+	}
+	if int(st.Uid) != uid {
+		return chownTree(dir, uid, gid)
+	}
+	return os.Chown(dir, uid, gid)
+}
+
+// chownTree gives dir and everything below it to uid:gid.
+//
+// The tree may contain symlinks planted by an untrusted repository or by a
+// previous untrusted run (a link to /etc/shadow). Everything is therefore
+// resolved through an os.Root, which never leaves dir, and changed with
+// Lchown, which never follows the last link: a link itself changes owner,
+// its target does not. The top directory is changed last, so another run
+// that finds it already owned by uid (see handOver) knows the walk is done.
+func chownTree(dir string, uid, gid int) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	walkErr := fs.WalkDir(root.FS(), ".", func(name string, _ fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed while we walk: nothing left to hand over
+		}
+		if err != nil {
+			return err
+		}
+		if name == "." {
+			return nil
+		}
+		if err := root.Lchown(name, uid, gid); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	})
+	if walkErr != nil {
+		return fmt.Errorf("handing %s to uid %d: %w", dir, uid, walkErr)
+	}
+	if err := root.Lchown(".", uid, gid); err != nil {
+		return fmt.Errorf("handing %s to uid %d: %w", dir, uid, err)
+	}
+	return nil
+}
+
+// checkSearchable fails when uid:gid (without supplementary groups) cannot
+// traverse every directory from / down to path. Without this check the
+// command would fail later and obscurely: a cache under /root (mode 0700)
+// makes the working directory or HOME unreachable, and the suite reports
+// failures that have nothing to do with the code. Only mode bits are
+// checked; ACLs are not.
+func checkSearchable(path string, uid, gid int) error {
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		info, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		st, ok := info.Sys().(*syscall.Stat_t)
+		if !ok {
+			return fmt.Errorf("%s: no owner information", p)
+		}
+		var need fs.FileMode = 0o001
+		switch {
+		case int(st.Uid) == uid:
+			need = 0o100
+		case int(st.Gid) == gid:
+			need = 0o010
+		}
+		if info.Mode().Perm()&need == 0 {
+			return fmt.Errorf("uid %d cannot reach %s: %s (mode %v, owner %d:%d) is not searchable by it; "+
+				"use directories the unprivileged user can traverse, or run with user = %q",
+				uid, path, p, info.Mode().Perm(), st.Uid, st.Gid, UserRoot)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
