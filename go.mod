@@ -2,7 +2,10 @@ module github.com/osbench/osbench
 
 go 1.26.0
 
-require github.com/hashicorp/hcl/v2 v2.25.0
+require (
+	github.com/hashicorp/hcl/v2 v2.25.0
+	github.com/zclconf/go-cty v1.20.0
+)
 
 require (
 	github.com/agext/levenshtein v1.2.1 // indirect
@@ -23,7 +26,6 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1 // indirect
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	github.com/zclconf/go-cty v1.20.0 // indirect
 	golang.org/x/mod v0.29.0 // indirect
 	golang.org/x/sync v0.18.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/rs/zerolog"
 
@@ -128,7 +129,10 @@ func (rc *RunContext) SideWriter(name string) (io.WriteCloser, error) {
 	return &sideWriter{rc: rc, name: name, f: f, limit: rc.logCap}, nil
 }
 
+// sideWriter is safe for concurrent writers: a command's stdout and stderr
+// are copied by separate goroutines into one log.
 type sideWriter struct {
+	mu      sync.Mutex
 	rc      *RunContext
 	name    string
 	f       *os.File
@@ -138,6 +142,8 @@ type sideWriter struct {
 }
 
 func (w *sideWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n := len(p)
 	if w.limit > 0 && w.written+int64(len(p)) > w.limit {
 		keep := w.limit - w.written
@@ -156,6 +162,8 @@ func (w *sideWriter) Write(p []byte) (int, error) {
 }
 
 func (w *sideWriter) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.dropped > 0 {
 		fmt.Fprintf(w.f, "\n[osbench: output truncated after %d bytes; %d bytes dropped]\n", w.written, w.dropped)
 	}
@@ -255,4 +263,14 @@ func (a *Artifacts) Tree(name string) (*cache.Tree, error) {
 		return nil, err
 	}
 	return a.cache.ReadTree(o.Digest)
+}
+
+// OwnResult returns a result this run has already recorded.
+func (rc *RunContext) OwnResult(name string) (cache.Output, error) {
+	for _, o := range rc.results {
+		if o.Name == name {
+			return o, nil
+		}
+	}
+	return cache.Output{}, fmt.Errorf("step %s has recorded no result %q", rc.Step.ID, name)
 }

@@ -106,7 +106,7 @@ func checkCommandType(value cty.Value) *valueError {
 			if et != cty.String && et != cty.DynamicPseudoType {
 				return &valueError{
 					Detail: fmt.Sprintf("command must be a list of strings; element %d is %s.", i+1, typeName(cty.UnknownVal(et))),
-					Path:   cty.IndexPath(cty.NumberIntVal(int64(i))),
+					Path:   indexPath(i),
 				}
 			}
 		}
@@ -139,7 +139,7 @@ func commandWords(value cty.Value) (words []string, script bool, problem *valueE
 	case len(argv) == 0:
 		return nil, false, invalidValue("command must not be empty.")
 	case argv[0] == "":
-		return nil, false, &valueError{Detail: "the program name, command's first element, must not be empty.", Path: cty.IndexPath(cty.NumberIntVal(0))}
+		return nil, false, &valueError{Detail: "the program name, command's first element, must not be empty.", Path: indexPath(0)}
 	}
 	return argv, false, nil
 }

@@ -404,7 +404,7 @@ func asSkipList(name string, value cty.Value) ([]string, *valueError) {
 	}
 	seen := make(map[string]bool, len(list))
 	for i, test := range list {
-		at := cty.IndexPath(cty.NumberIntVal(int64(i)))
+		at := indexPath(i)
 		switch {
 		case test == "":
 			return nil, &valueError{Path: at, Detail: fmt.Sprintf("%s must not contain empty test names.", name)}

@@ -31,7 +31,7 @@ func decodeLocalsBlock(block *hcl.Block) ([]*localValue, hcl.Diagnostics) {
 // localGraph is what evaluating a file's locals needs: the values by name
 // and, for each, the names it refers to.
 type localGraph struct {
-	order []*localValue // declaration order
+	order  []*localValue // declaration order
 	byName map[string]*localValue
 	deps   map[string][]string
 	// invalid marks locals whose references could not all be resolved; their
@@ -164,13 +164,13 @@ func (g *localGraph) refersToItself(l *localValue) bool {
 // more than one local is a reference cycle.
 func (g *localGraph) components() [][]*localValue {
 	var (
-		index    = make(map[string]int, len(g.order))
-		lowlink  = make(map[string]int, len(g.order))
-		onStack  = make(map[string]bool, len(g.order))
-		stack    []string
-		next     int
-		result   [][]*localValue
-		visit    func(name string)
+		index   = make(map[string]int, len(g.order))
+		lowlink = make(map[string]int, len(g.order))
+		onStack = make(map[string]bool, len(g.order))
+		stack   []string
+		next    int
+		result  [][]*localValue
+		visit   func(name string)
 	)
 	visit = func(name string) {
 		index[name], lowlink[name] = next, next

@@ -48,23 +48,30 @@ func didYouMean(name string, candidates []string) string {
 	return fmt.Sprintf(" Did you mean %q?", best)
 }
 
-// editDistance is the Levenshtein distance between a and b in bytes.
+// editDistance is the optimal string alignment distance between a and b, in
+// bytes: insertions, deletions, substitutions and transpositions of
+// neighbours, the four usual typos, each cost 1.
 func editDistance(a, b string) int {
-	previous := make([]int, len(b)+1)
-	current := make([]int, len(b)+1)
-	for j := range previous {
-		previous[j] = j
+	// d[i][j] is the distance between a[:i] and b[:j].
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		current[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			current[j] = min(previous[j]+1, current[j-1]+1, previous[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		previous, current = current, previous
 	}
-	return previous[len(b)]
+	return d[len(a)][len(b)]
 }

@@ -164,7 +164,7 @@ func asDirections(name string, value cty.Value) ([]Direction, *valueError) {
 	directions := make([]Direction, 0, len(entries))
 	seen := make(map[string]bool, len(entries))
 	for i, entry := range entries {
-		at := cty.IndexPath(cty.NumberIntVal(int64(i)))
+		at := indexPath(i)
 		source, target, ok := strings.Cut(entry, "->")
 		switch {
 		case !ok || !isPlatformName(source) || !isPlatformName(target):

@@ -120,6 +120,9 @@ func elementExpr(expr hcl.Expression, key cty.Value) hcl.Expression {
 	return nil
 }
 
+// indexPath is the path to element i of a list.
+func indexPath(i int) cty.Path { return cty.IndexPath(cty.NumberIntVal(int64(i))) }
+
 // typeName is a value's type as a manifest author would say it.
 func typeName(value cty.Value) string {
 	ty := value.Type()
@@ -165,7 +168,7 @@ func asStringList(name string, value cty.Value) ([]string, *valueError) {
 			}
 			return nil, &valueError{
 				Detail: fmt.Sprintf("%s must be a list of strings; element %d is %s.", name, i+1, what),
-				Path:   cty.IndexPath(cty.NumberIntVal(int64(i))),
+				Path:   indexPath(i),
 			}
 		}
 		list = append(list, v.AsString())

@@ -139,7 +139,22 @@ func (l *Local) prepare(cmd Cmd) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := prepareDirs(cmd, dir, who); err != nil {
+	if err := prepareDirs(cmd, who); err != nil {
+		return nil, err
+	}
+	// Checked here because a failed chdir in the child is reported as
+	// "fork/exec /usr/bin/true: no such file or directory", naming the
+	// program instead of the directory.
+	if info, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	} else if !info.IsDir() {
+		return nil, fmt.Errorf("working directory %s is not a directory", dir)
+	}
+	mustReach := append([]string{dir}, cmd.WritableDirs...)
+	if cmd.WorkDir != "" {
+		mustReach = append(mustReach, cmd.WorkDir)
+	}
+	if err := checkReachable(who, mustReach); err != nil {
 		return nil, err
 	}
 	pathList, _ := envLookup(env, "PATH")

@@ -33,7 +33,10 @@ func killTree(p *os.Process) error { return p.Kill() }
 // enough for the fallback.
 func lookPath(file, _ string) (string, error) { return exec.LookPath(file) }
 
-func prepareDirs(cmd Cmd, _ string, _ runUser) error {
+// checkReachable has nothing to check: commands run as osbench's own user.
+func checkReachable(runUser, []string) error { return nil }
+
+func prepareDirs(cmd Cmd, _ runUser) error {
 	dirs := append([]string{}, cmd.WritableDirs...)
 	if cmd.WorkDir != "" {
 		dirs = append(dirs, cmd.WorkDir, scratchHome(cmd.WorkDir), scratchTemp(cmd.WorkDir))

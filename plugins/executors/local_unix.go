@@ -73,8 +73,8 @@ func lookPath(file, pathList string) (string, error) {
 
 // prepareDirs creates the work directory, its home and tmp, and the
 // writable directories; when the command runs as another user it hands them
-// to that user and checks that the user can reach them at all.
-func prepareDirs(cmd Cmd, dir string, who runUser) error {
+// to that user.
+func prepareDirs(cmd Cmd, who runUser) error {
 	if cmd.WorkDir != "" {
 		if err := os.MkdirAll(cmd.WorkDir, 0o755); err != nil {
 			return err
@@ -102,13 +102,19 @@ func prepareDirs(cmd Cmd, dir string, who runUser) error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkReachable fails when the run user cannot traverse every directory
+// down to each of paths. Without this check the command would fail later
+// and obscurely: a cache under /root (mode 0700) makes the working directory
+// or HOME unreachable, and the suite reports failures that have nothing to
+// do with the code. Only mode bits are checked; ACLs are not.
+func checkReachable(who runUser, paths []string) error {
 	if !who.drop {
 		return nil
 	}
-	for _, p := range append([]string{dir, cmd.WorkDir}, cmd.WritableDirs...) {
-		if p == "" {
-			continue
-		}
+	for _, p := range paths {
 		if err := checkSearchable(p, who.uid, who.gid); err != nil {
 			return err
 		}
@@ -175,11 +181,7 @@ func chownTree(dir string, uid, gid int) error {
 }
 
 // checkSearchable fails when uid:gid (without supplementary groups) cannot
-// traverse every directory from / down to path. Without this check the
-// command would fail later and obscurely: a cache under /root (mode 0700)
-// makes the working directory or HOME unreachable, and the suite reports
-// failures that have nothing to do with the code. Only mode bits are
-// checked; ACLs are not.
+// traverse every directory from / down to path.
 func checkSearchable(path string, uid, gid int) error {
 	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
 		info, err := os.Stat(p)

@@ -5,9 +5,12 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"example.com/lineend"
 )
@@ -132,5 +135,61 @@ func TestFileRejectsBadNames(t *testing.T) {
 		if got, err := File("demo", name); !errors.Is(err, ErrBadName) {
 			t.Errorf("File(%q, %q) = %q, %v; want error %v", "demo", name, got, err, ErrBadName)
 		}
+	}
+}
+
+func TestParseReadError(t *testing.T) {
+	boom := errors.New("boom")
+	if _, err := Parse(iotest.ErrReader(boom)); !errors.Is(err, boom) {
+		t.Errorf("Parse(failing reader) error = %v, want one wrapping %v", err, boom)
+	}
+}
+
+// TestSaveErrors covers the failures Save reports on every platform.
+func TestSaveErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, root string) // breaks the configuration root
+		file    string
+		values  Settings
+		want    error // nil when the error differs between platforms
+	}{
+		{"bad_file_name", nil, "../x.conf", Settings{"k": "v"}, ErrBadName},
+		{"bad_key", nil, "settings.conf", Settings{"a=b": "v"}, ErrSyntax},
+		{"root_is_a_file", func(t *testing.T, root string) {
+			if err := os.WriteFile(filepath.Join(root, "demo"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, "settings.conf", Settings{"k": "v"}, syscall.ENOTDIR},
+		{"file_is_a_directory", func(t *testing.T, root string) {
+			if err := os.MkdirAll(filepath.Join(root, "demo", "settings.conf"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, "settings.conf", Settings{"k": "v"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := useConfigRoot(t)
+			if tt.prepare != nil {
+				tt.prepare(t, root)
+			}
+			err := Save("demo", tt.file, tt.values)
+			if err == nil {
+				t.Fatalf("Save(%q) succeeded, want an error", tt.file)
+			}
+			if tt.want != nil && !errors.Is(err, tt.want) {
+				t.Errorf("Save(%q) error = %v, want one wrapping %v", tt.file, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNoConfigDir(t *testing.T) {
+	setEnv(t, nil)
+	if _, err := File("demo", "settings.conf"); !errors.Is(err, ErrNoConfigDir) {
+		t.Errorf("File with no environment: error = %v, want one wrapping %v", err, ErrNoConfigDir)
+	}
+	if _, err := Load("demo", "settings.conf"); !errors.Is(err, ErrNoConfigDir) {
+		t.Errorf("Load with no environment: error = %v, want one wrapping %v", err, ErrNoConfigDir)
 	}
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osbench/osbench/manifests"
+)
+
+func newValidateCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate [PATH...]",
+		Short: "Check manifests and report every problem with file:line:col",
+		Long:  "validate loads manifests (files or directories of *.hcl; default: the bundled examples),\napplies presets and reports every error at once. Exit 1 on any error.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			set, err := loadManifests(args, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d repositories, no problems\n", len(set.Repositories))
+			return nil
+		},
+	}
+}
+
+func newFmtCommand(g *globals) *cobra.Command {
+	var check bool
+	c := &cobra.Command{
+		Use:   "fmt [-check] [PATH...]",
+		Short: "Rewrite manifests in canonical HCL style",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			paths, err := manifestPaths(args)
+			if err != nil {
+				return err
+			}
+			files, err := hclFiles(paths)
+			if err != nil {
+				return err
+			}
+			var unformatted []string
+			for _, f := range files {
+				src, err := os.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				out := manifests.Format(src)
+				if bytes.Equal(src, out) {
+					continue
+				}
+				unformatted = append(unformatted, f)
+				if !check {
+					if err := os.WriteFile(f, out, 0o644); err != nil {
+						return err
+					}
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), f)
+			}
+			if check && len(unformatted) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d file(s) not formatted; run osbench fmt\n", len(unformatted))
+				return errSilent
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&check, "check", false, "list unformatted files and exit 1 instead of rewriting")
+	return c
+}
+
+// hclFiles expands directories into their *.hcl files.
+func hclFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(p, "*.hcl"))
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(matches)
+		out = append(out, matches...)
+	}
+	return out, nil
+}

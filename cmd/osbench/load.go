@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/coverage"
+	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/steps/compile"
+)
+
+// defaultManifests is what commands use when given no PATH: the bundled
+// examples, over the fixture repositories of this checkout.
+const defaultManifests = "manifests/examples"
+
+func manifestPaths(args []string) ([]string, error) {
+	if len(args) > 0 {
+		return args, nil
+	}
+	if _, err := os.Stat(defaultManifests); err != nil {
+		return nil, usageError{fmt.Errorf("no manifest given and %s not found here (run from the osbench checkout, or pass PATH...)", defaultManifests)}
+	}
+	return []string{defaultManifests}, nil
+}
+
+// knownPlugins tells the manifest loader which names the registries hold.
+func knownPlugins() manifests.Known {
+	in := func(names []string) func(string) bool {
+		return func(n string) bool {
+			for _, x := range names {
+				if x == n {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return manifests.Known{
+		Parsers: in(parsers.Names()), Executors: in(executors.Names()),
+		CoverageFormats: in(coverage.Names()), SkipStyles: in([]string{"go", "libtest", "ctest"}),
+		ParserNames: parsers.Names(), ExecutorNames: executors.Names(), CoverageFormatNames: coverage.Names(),
+	}
+}
+
+// loadManifests loads and validates; every diagnostic is printed to stderr
+// with file:line:col and the source line. Errors yield errSilent.
+func loadManifests(args []string, stderr io.Writer) (*manifests.Set, error) {
+	paths, err := manifestPaths(args)
+	if err != nil {
+		return nil, err
+	}
+	set, diags := manifests.Load(paths, manifests.LoadOptions{Known: knownPlugins()})
+	if len(diags) > 0 {
+		var sources map[string][]byte
+		if set != nil {
+			sources = set.Sources
+		}
+		manifests.WriteDiagnostics(stderr, set, sources, diags)
+	}
+	if diags.HasErrors() {
+		return nil, errSilent
+	}
+	return set, nil
+}
+
+// loadGraph loads manifests and compiles them into the step graph.
+func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer) (*engine.Graph, error) {
+	set, err := loadManifests(args, stderr)
+	if err != nil {
+		return nil, err
+	}
+	steps, err := compile.Compile(ctx, set, compile.Options{
+		ExecutorState: func(name string) (string, error) {
+			dir := filepath.Join(g.cacheDir, "state", "executors", name)
+			return dir, os.MkdirAll(dir, 0o755)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return engine.NewGraph(steps)
+}

@@ -1,0 +1,42 @@
+// Command osbench builds and evaluates cross-OS code-migration benchmarks.
+// This package holds flags, output and exit codes only; the work is done by
+// manifests, engine, steps and plugins.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // invalid manifests, failed steps, unformatted files
+	exitUsage   = 2
+)
+
+// errSilent marks a failure whose details were already printed.
+var errSilent = errors.New("failed")
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	root := newRootCommand()
+	root.SetArgs(args)
+	err := root.Execute()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errSilent):
+		return exitFailure
+	case isUsageError(err):
+		fmt.Fprintln(os.Stderr, "osbench:", err)
+		return exitUsage
+	default:
+		fmt.Fprintln(os.Stderr, "osbench:", err)
+		return exitFailure
+	}
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	cacheDir  string
+	logFormat string
+	logLevel  string
+	jobs      int
+	log       zerolog.Logger
+}
+
+type usageError struct{ error }
+
+func isUsageError(err error) bool {
+	_, ok := err.(usageError)
+	return ok || strings.HasPrefix(err.Error(), "unknown command") || strings.HasPrefix(err.Error(), "unknown flag") ||
+		strings.Contains(err.Error(), "accepts ") || strings.HasPrefix(err.Error(), "invalid argument")
+}
+
+func newRootCommand() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:           "osbench",
+		Short:         "Build and evaluate cross-OS code-migration benchmarks",
+		Long:          "osbench compiles repository manifests (HCL) into a DAG of cached, content-addressed steps:\ncheckout, toolchain, test and coverage on each platform. Only what changed reruns.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return g.setup(cmd.ErrOrStderr())
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.cacheDir, "cache-dir", defaultCacheDir(), "cache directory (env OSBENCH_CACHE)")
+	pf.StringVar(&g.logFormat, "log-format", "console", "log format: console or json")
+	pf.StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
+	root.AddCommand(
+		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g),
+		newGraphCommand(g), newBuildCommand(g), newCacheCommand(g), newSchemaCommand(g),
+	)
+	return root
+}
+
+func defaultCacheDir() string {
+	if d := os.Getenv("OSBENCH_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "osbench")
+	}
+	return ".osbench-cache"
+}
+
+func (g *globals) setup(stderr io.Writer) error {
+	lvl, err := zerolog.ParseLevel(g.logLevel)
+	if err != nil {
+		return usageError{fmt.Errorf("--log-level: %v", err)}
+	}
+	switch g.logFormat {
+	case "json":
+		g.log = zerolog.New(stderr).With().Timestamp().Logger().Level(lvl)
+	case "console":
+		g.log = zerolog.New(zerolog.ConsoleWriter{Out: stderr, TimeFormat: time.TimeOnly, NoColor: !isTerminal(stderr)}).
+			With().Timestamp().Logger().Level(lvl)
+	default:
+		return usageError{fmt.Errorf("--log-format must be console or json, not %q", g.logFormat)}
+	}
+	if g.jobs < 1 {
+		return usageError{fmt.Errorf("--jobs must be at least 1")}
+	}
+	return nil
+}
+
+func (g *globals) openCache() (*cache.Cache, error) {
+	return cache.Open(g.cacheDir)
+}
+
+// newEngine opens the cache and returns an engine over it.
+func (g *globals) newEngine(opts engine.Options) (*engine.Engine, error) {
+	c, err := g.openCache()
+	if err != nil {
+		return nil, err
+	}
+	opts.Jobs = g.jobs
+	opts.Log = g.log
+	return engine.New(c, opts), nil
+}
+
+// signalContext is cancelled on the first Ctrl-C or SIGTERM; running steps
+// are then stopped (their process groups killed) and nothing half-done is
+// recorded. A second signal exits at once.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+			fmt.Fprintln(os.Stderr, "osbench: interrupted; stopping running steps (again to force)")
+			cancel()
+		case <-ctx.Done():
+			return
+		}
+		<-ch
+		os.Exit(130)
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

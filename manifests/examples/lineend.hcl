@@ -1,0 +1,16 @@
+# Line endings (CRLF on Windows) and the per-OS configuration directory; two packages.
+repository "lineend" {
+  preset = "go"
+  source {
+    path = "../../testdata/repos/lineend" # relative to this manifest file
+  }
+  toolchain  = "go1.26.8"
+  migrate    = ["windows->linux", "linux->windows"]
+  flaky_runs = 1
+
+  platform "linux" {
+    test {
+      timeout = "5m"
+    }
+  }
+}

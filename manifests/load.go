@@ -1,0 +1,270 @@
+package manifests
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// Known tells the loader which plugin names exist. The CLI fills it from the
+// plugin registries; manifests does not import plugins. A nil func accepts
+// every name.
+type Known struct {
+	Parsers, Executors, CoverageFormats, SkipStyles func(name string) bool
+	// Names for "did you mean" and listings in error details (optional).
+	ParserNames, ExecutorNames, CoverageFormatNames []string
+}
+
+// LoadOptions configures Load.
+type LoadOptions struct {
+	Known Known
+	// LookupEnv answers env(); nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+// Load reads manifest files and directories (a directory means its *.hcl
+// files, sorted, not recursive). It returns every repository that decoded
+// without errors, sorted by name, plus the diagnostics of all files, so one
+// run reports every problem. Set.Sources holds every file read, bundled
+// presets included.
+func Load(paths []string, opts LoadOptions) (*Set, hcl.Diagnostics) {
+	l := &loader{
+		opts:      opts,
+		functions: functions(opts.LookupEnv),
+		set:       &Set{Sources: make(map[string][]byte)},
+		presets:   make(map[string]*presetBlock),
+		bundled:   make(map[string]*presetBlock),
+		byName:    make(map[string]*repositoryBlock),
+	}
+	for _, file := range l.expandPaths(paths) {
+		l.loadFile(file)
+	}
+	for _, rb := range l.repositories {
+		l.resolve(rb)
+	}
+	sort.Slice(l.set.Repositories, func(i, j int) bool { return l.set.Repositories[i].Name < l.set.Repositories[j].Name })
+	return l.set, l.diags
+}
+
+// loader holds the state of one Load call.
+type loader struct {
+	opts      LoadOptions
+	functions map[string]function.Function
+	set       *Set
+	diags     hcl.Diagnostics
+
+	presets map[string]*presetBlock // written in manifest files, by name
+	// bundled caches bundled presets, read on first use; a nil entry is a
+	// preset that failed to load (its errors are reported once).
+	bundled      map[string]*presetBlock
+	repositories []*repositoryBlock          // declaration order, duplicates included
+	byName       map[string]*repositoryBlock // the first repository of each name
+}
+
+// expandPaths turns the arguments into manifest file names: a directory
+// stands for its *.hcl files, sorted; a file named twice is read once.
+func (l *loader) expandPaths(paths []string) []string {
+	var files []string
+	seen := make(map[string]bool)
+	add := func(file string) {
+		if key := filepath.Clean(file); !seen[key] {
+			seen[key] = true
+			files = append(files, file)
+		}
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read manifest", Detail: err.Error()})
+			continue
+		}
+		if !info.IsDir() {
+			add(p)
+			continue
+		}
+		entries, err := os.ReadDir(p) // sorted by name
+		if err != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot list manifests", Detail: err.Error()})
+			continue
+		}
+		found := 0
+		for _, e := range entries {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".hcl") {
+				add(filepath.Join(p, e.Name()))
+				found++
+			}
+		}
+		if found == 0 {
+			l.diags = append(l.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "No manifests",
+				Detail:   fmt.Sprintf("The directory %s holds no *.hcl files.", p),
+			})
+		}
+	}
+	return files
+}
+
+func (l *loader) loadFile(name string) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read manifest", Detail: err.Error()})
+		return
+	}
+	dir, err := filepath.Abs(filepath.Dir(name))
+	if err != nil {
+		dir = filepath.Dir(name)
+	}
+	l.set.Sources[name] = src
+	content, sc := l.parse(name, dir, src, fileSchema)
+
+	for _, block := range content.Blocks.OfType("preset") {
+		p, diags := decodePresetBlock(block, sc)
+		l.diags = append(l.diags, diags...)
+		l.addPreset(p)
+	}
+	for _, block := range content.Blocks.OfType("repository") {
+		rb, diags := decodeRepositoryBlock(block, sc)
+		l.diags = append(l.diags, diags...)
+		if first, ok := l.byName[rb.Name]; ok {
+			l.diags = append(l.diags, errorAt(rb.DeclRange, "Duplicate repository", fmt.Sprintf(
+				"A repository named %q is already declared at %s; names must be unique across all manifests.",
+				rb.Name, position(first.DeclRange))))
+		} else {
+			l.byName[rb.Name] = rb
+		}
+		// A duplicate is still resolved, so its own mistakes are reported
+		// too, but only the first of a name is returned.
+		l.repositories = append(l.repositories, rb)
+	}
+}
+
+// parse parses one file, checks its top level against schema and evaluates
+// its locals, returning what its blocks need to be decoded.
+func (l *loader) parse(name, dir string, src []byte, schema *hcl.BodySchema) (*hcl.BodyContent, *scope) {
+	file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	l.diags = append(l.diags, diags...)
+	sc := &scope{file: name, dir: dir, known: l.opts.Known}
+	if diags.HasErrors() {
+		// The parser recovers by skipping to the end of the broken block, so
+		// decoding what is left would report attributes as missing that
+		// are merely unread. Syntax errors come first, alone.
+		sc.ctx = &hcl.EvalContext{Functions: l.functions}
+		return &hcl.BodyContent{}, sc
+	}
+	content, diags := file.Body.Content(schema)
+	l.diags = append(l.diags, diags...)
+
+	var locals []*localValue
+	for _, block := range content.Blocks.OfType("locals") {
+		values, diags := decodeLocalsBlock(block)
+		l.diags = append(l.diags, diags...)
+		locals = append(locals, values...)
+	}
+	localObject, diags := evalLocals(locals, l.functions)
+	l.diags = append(l.diags, diags...)
+	sc.ctx = &hcl.EvalContext{
+		Variables: map[string]cty.Value{"local": localObject},
+		Functions: l.functions,
+	}
+	return content, sc
+}
+
+// addPreset registers a preset written in a manifest file. Its name may not
+// repeat another's, bundled ones included: a manifest saying preset = "go"
+// must mean the same thing wherever it is loaded.
+func (l *loader) addPreset(p *presetBlock) {
+	for _, bundled := range Presets() {
+		if p.Name == bundled {
+			l.diags = append(l.diags, errorAt(p.DeclRange, "Duplicate preset", fmt.Sprintf(
+				"%q is the name of a bundled preset; give this one another name.", p.Name)))
+			return
+		}
+	}
+	if first, ok := l.presets[p.Name]; ok {
+		l.diags = append(l.diags, errorAt(p.DeclRange, "Duplicate preset", fmt.Sprintf(
+			"A preset named %q is already declared at %s.", p.Name, position(first.DeclRange))))
+		return
+	}
+	l.presets[p.Name] = p
+}
+
+// resolve merges a repository over its preset and, when neither has errors,
+// adds the result to the set. A repository whose preset is unknown or broken
+// is not resolved further: every missing value would be one more error about
+// the same mistake.
+func (l *loader) resolve(rb *repositoryBlock) {
+	var base settings
+	presetName := ""
+	if rb.Preset != nil {
+		if rb.Preset.Broken {
+			return
+		}
+		presetName = rb.Preset.Value
+		p, ok := l.lookupPreset(presetName)
+		if !ok {
+			names := append(Presets(), sortedKeys(l.presets)...)
+			l.diags = append(l.diags, errorAt(rb.Preset.Expr.Range(), "Unknown preset", fmt.Sprintf(
+				"No preset named %q.%s Presets: %s.", presetName, didYouMean(presetName, names), quotedList(names))))
+			return
+		}
+		if p == nil || p.Broken {
+			return
+		}
+		base = p.Settings
+	}
+	repo, ok, diags := resolveRepository(rb, presetName, base)
+	l.diags = append(l.diags, diags...)
+	if ok && l.byName[rb.Name] == rb {
+		l.set.Repositories = append(l.set.Repositories, repo)
+	}
+}
+
+// lookupPreset finds a preset by name. found is false for a name nobody
+// declares; p is nil for a bundled preset that failed to load.
+func (l *loader) lookupPreset(name string) (p *presetBlock, found bool) {
+	if p, ok := l.presets[name]; ok {
+		return p, true
+	}
+	if p, ok := l.bundled[name]; ok {
+		return p, true
+	}
+	src, ok := PresetSource(name)
+	if !ok {
+		return nil, false
+	}
+	p = l.loadBundledPreset(name, src)
+	l.bundled[name] = p
+	return p, true
+}
+
+// loadBundledPreset decodes presets/NAME.hcl, which must declare exactly the
+// preset NAME.
+func (l *loader) loadBundledPreset(name string, src []byte) *presetBlock {
+	file := presetFileName(name)
+	l.set.Sources[file] = src
+	content, sc := l.parse(file, "", src, presetFileSchema)
+	var found *presetBlock
+	for _, block := range content.Blocks.OfType("preset") {
+		p, diags := decodePresetBlock(block, sc)
+		l.diags = append(l.diags, diags...)
+		if p.Name != name || found != nil {
+			l.diags = append(l.diags, errorAt(p.DeclRange, "Unexpected preset", fmt.Sprintf(
+				"The bundled file %s must declare only the preset %q.", file, name)))
+			continue
+		}
+		found = p
+	}
+	if found == nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing preset",
+			Detail: fmt.Sprintf("The bundled file %s does not declare the preset %q.", file, name)})
+	}
+	return found
+}

@@ -1,0 +1,256 @@
+package manifests
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// resolver builds one Repository from a repository block merged over its
+// preset. It reports what only the complete picture shows (a platform without
+// a test command, a skip list without a skip style, a direction to an
+// undefined platform) and records where each final value was written.
+type resolver struct {
+	repo  *Repository
+	diags hcl.Diagnostics
+	// broken is set when some value was unusable because of an error
+	// reported earlier; the repository is then not returned.
+	broken bool
+}
+
+// use returns a setting's value and records its range under key. ok is false
+// when the setting is absent or unusable.
+func use[T any](r *resolver, key string, s *setting[T]) (value T, ok bool) {
+	if s == nil {
+		return value, false
+	}
+	r.repo.Ranges[key] = s.Range
+	if s.Broken {
+		r.broken = true
+		return value, false
+	}
+	return s.Value, true
+}
+
+// isBroken reports whether a setting is written but unusable.
+func isBroken[T any](s *setting[T]) bool { return s != nil && s.Broken }
+
+func (r *resolver) fail(d *hcl.Diagnostic) { r.diags = append(r.diags, d) }
+
+// resolveRepository merges rb over its preset's settings (presetName "" for
+// none) and resolves the result. ok reports whether the repository is free of
+// errors, including those reported while decoding it.
+func resolveRepository(rb *repositoryBlock, presetName string, preset settings) (repo *Repository, ok bool, diags hcl.Diagnostics) {
+	r := &resolver{repo: &Repository{
+		Name:      rb.Name,
+		Preset:    presetName,
+		FlakyRuns: 3,
+		File:      rb.DeclRange.Filename,
+		DeclRange: rb.DeclRange,
+		Ranges:    make(map[string]hcl.Range),
+	}}
+	merged := mergeSettings(preset, rb.Settings)
+
+	use(r, "preset", rb.Preset)
+	r.repo.Language, _ = use(r, "language", merged.Language)
+	if n, ok := use(r, "flaky_runs", merged.FlakyRuns); ok {
+		r.repo.FlakyRuns = n
+	}
+	// Repository-wide defaults have ranges of their own as well as under each
+	// platform that inherits them.
+	use(r, "toolchain", merged.Toolchain)
+	use(r, "user", merged.User)
+	use(r, "env", merged.Env)
+	r.resolveSource(rb.Source, rb.scope)
+
+	platforms := append([]*platformBlock(nil), merged.Platforms...)
+	sort.Slice(platforms, func(i, j int) bool { return platforms[i].Name < platforms[j].Name })
+	defined := make(map[string]bool, len(platforms))
+	for _, p := range platforms {
+		r.repo.Platforms = append(r.repo.Platforms, r.resolvePlatform(rb.Name, p, merged))
+		defined[p.Name] = true
+	}
+
+	if directions, ok := use(r, "migrate", rb.Migrate); ok {
+		r.repo.Migrate = directions
+		r.checkDirections(rb.Migrate, defined)
+	}
+	return r.repo, !rb.Broken && !r.broken && !r.diags.HasErrors(), r.diags
+}
+
+func (r *resolver) resolveSource(s *sourceBlock, sc *scope) {
+	if s == nil {
+		r.broken = true // reported while decoding
+		return
+	}
+	r.repo.Ranges["source"] = s.DeclRange
+	if p, ok := use(r, "source.path", s.Path); ok {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(sc.dir, p)
+		}
+		r.repo.Source.Path = filepath.Clean(p)
+	}
+	r.repo.Source.Git, _ = use(r, "source.git", s.Git)
+	r.repo.Source.Commit, _ = use(r, "source.commit", s.Commit)
+}
+
+// checkDirections reports each direction that names a platform neither the
+// manifest nor its preset defines: such a task could never be built.
+func (r *resolver) checkDirections(migrate *setting[[]Direction], defined map[string]bool) {
+	for i, d := range migrate.Value {
+		var missing []string
+		for _, name := range []string{d.Source, d.Target} {
+			if !defined[name] {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		r.fail(errorAt(rangeOfPath(migrate.Expr, indexPath(i)), "Undefined platform", fmt.Sprintf(
+			"%s->%s needs a platform block for %s, which neither this repository nor its preset defines.",
+			d.Source, d.Target, quotedList(missing))))
+	}
+}
+
+func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo settings) *Platform {
+	prefix := "platform." + p.Name + "."
+	r.repo.Ranges["platform."+p.Name] = p.DeclRange
+	out := &Platform{Name: p.Name, Executor: "local"}
+	if executor, ok := use(r, prefix+"executor", p.Executor); ok {
+		out.Executor = executor
+	}
+	out.Toolchain, _ = use(r, prefix+"toolchain", pick(repo.Toolchain, p.Toolchain))
+	out.User, _ = use(r, prefix+"user", pick(repo.User, p.User))
+	out.Env = r.platformEnv(prefix+"env", repo.Env, p.Env)
+
+	in := commandInputs{Repository: repoName, Platform: p.Name}
+	out.Coverage = r.resolveCoverage(prefix+"coverage.", p.Coverage, &in)
+	if p.Test == nil {
+		r.fail(errorAt(p.DeclRange, "Missing test block", fmt.Sprintf(
+			"platform %q needs a test block with a command and a parser (or a preset that has one).", p.Name)))
+	} else {
+		out.Test = r.resolveTest(prefix+"test.", p.Test, in)
+	}
+	if p.Build != nil {
+		out.Build = r.resolveBuild(prefix+"build.", p.Build, in)
+	}
+	return out
+}
+
+// platformEnv is the repository's env with the platform's laid over it, key
+// by key. Its range is the platform's env when it has one.
+func (r *resolver) platformEnv(key string, repo, platform *setting[map[string]string]) map[string]string {
+	env := make(map[string]string)
+	for _, s := range []*setting[map[string]string]{repo, platform} {
+		values, _ := use(r, key, s)
+		for k, v := range values {
+			env[k] = v
+		}
+	}
+	if len(env) == 0 {
+		return nil
+	}
+	return env
+}
+
+// resolveCoverage also fills in.CoverageFile, which test commands see.
+func (r *resolver) resolveCoverage(prefix string, c *coverageBlock, in *commandInputs) *Coverage {
+	if c == nil {
+		return nil
+	}
+	out := &Coverage{}
+	out.Format, _ = use(r, prefix+"format", c.Format)
+	out.Path, _ = use(r, prefix+"path", c.Path)
+	if c.Format == nil {
+		r.fail(errorAt(c.DeclRange, "Missing coverage format", `The coverage block needs format, as in format = "go-coverprofile".`))
+	}
+	if c.Path == nil {
+		r.fail(errorAt(c.DeclRange, "Missing coverage path", "The coverage block needs path: the file the test run writes, relative to the repository root."))
+	}
+	in.CoverageFile = out.Path
+	in.Unknown = in.Unknown || isBroken(c.Path)
+	return out
+}
+
+func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Test {
+	var out Test
+	parser, parserOK := use(r, prefix+"parser", t.Parser)
+	out.Parser = parser
+	if t.Parser == nil {
+		r.fail(errorAt(t.DeclRange, "Missing parser", `The test block needs parser, the name of the parser that reads the test output, as in parser = "go-test-json".`))
+	}
+	timeout, _ := use(r, prefix+"timeout", t.Timeout)
+	out.Timeout = timeout.Value
+	in.Timeout = timeout.Text
+	out.Skip, _ = use(r, prefix+"skip", t.Skip)
+	out.SkipStyle, _ = use(r, prefix+"skip_style", t.SkipStyle)
+	if len(out.Skip) > 0 && out.SkipStyle == "" && !isBroken(t.SkipStyle) {
+		r.fail(errorAt(t.Skip.Range, "Skip list without skip style", fmt.Sprintf(
+			"skip needs skip_style, one of %s, to know which runner flag leaves the tests out.", quotedList(skipStyles))))
+	}
+	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
+	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipStyle)
+
+	if parserOK {
+		out.Regex = r.resolveRegex(prefix+"regex.", t, parser)
+	}
+	out.Dir, _ = use(r, prefix+"dir", t.Dir)
+	out.Shell, _ = use(r, prefix+"shell", t.Shell)
+	if t.Command == nil {
+		r.fail(errorAt(t.DeclRange, "Missing test command", "The test block needs command, as a list of arguments or, with shell, one script string."))
+		return out
+	}
+	out.Argv = r.evalCommand(prefix+"command", t.Command, in, t.Shell)
+	return out
+}
+
+// resolveRegex checks that a regex block comes exactly with parser = "regex".
+func (r *resolver) resolveRegex(prefix string, t *testBlock, parser string) *RegexParser {
+	switch {
+	case parser == "regex" && t.Regex == nil:
+		r.fail(errorAt(t.Parser.Range, "Missing regex block",
+			`parser = "regex" needs a regex block with pattern (named groups id and status) and statuses.`))
+		return nil
+	case parser != "regex" && t.Regex != nil:
+		r.fail(errorAt(t.Regex.DeclRange, "Unexpected regex block", fmt.Sprintf(
+			`A regex block applies only to parser = "regex"; the parser is %q (set at %s).`, parser, position(t.Parser.Range))))
+		return nil
+	case t.Regex == nil:
+		return nil
+	}
+	out := &RegexParser{}
+	out.Pattern, _ = use(r, prefix+"pattern", t.Regex.Pattern)
+	out.Statuses, _ = use(r, prefix+"statuses", t.Regex.Statuses)
+	if t.Regex.Pattern == nil {
+		r.fail(errorAt(t.Regex.DeclRange, "Missing regex pattern", "The regex block needs pattern, with named groups id and status."))
+	}
+	if t.Regex.Statuses == nil {
+		r.fail(errorAt(t.Regex.DeclRange, "Missing regex statuses", `The regex block needs statuses, mapping captured text to a status, as in statuses = { ok = "pass" }.`))
+	}
+	return out
+}
+
+func (r *resolver) resolveBuild(prefix string, b *buildBlock, in commandInputs) *Command {
+	out := &Command{}
+	out.Dir, _ = use(r, prefix+"dir", b.Dir)
+	out.Shell, _ = use(r, prefix+"shell", b.Shell)
+	if b.Command == nil {
+		r.fail(errorAt(b.DeclRange, "Missing build command", "The build block needs command, as a list of arguments or, with shell, one script string."))
+		return out
+	}
+	out.Argv = r.evalCommand(prefix+"command", b.Command, in, b.Shell)
+	return out
+}
+
+func (r *resolver) evalCommand(key string, c *lateCommand, in commandInputs, shell *setting[string]) []string {
+	r.repo.Ranges[key] = c.Range
+	argv, ok, diags := evalCommand(c, in, shell)
+	r.diags = append(r.diags, diags...)
+	if !ok {
+		r.broken = true
+	}
+	return argv
+}

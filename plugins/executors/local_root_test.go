@@ -1,0 +1,220 @@
+//go:build unix
+
+package executors
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// The tests here need osbench to run as root: they check how the local
+// executor drops privileges.
+
+func requireRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: checks the switch to the unprivileged user")
+	}
+}
+
+// ownerOf returns the uid that owns path, without following a final link.
+func ownerOf(t *testing.T, path string) int {
+	t.Helper()
+	info, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(info.Sys().(*syscall.Stat_t).Uid)
+}
+
+func writeFile(t *testing.T, path, content string, perm os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), perm); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLocalRunUser(t *testing.T) {
+	requireRoot(t)
+	l := newTestLocal(t)
+	tests := []struct {
+		user   string
+		script string
+		want   string
+	}{
+		// No supplementary groups either: id -G prints the primary gid only.
+		{"", "id -u; id -g; id -G", "65534\n65534\n65534\n"},
+		{"root", "id -u; id -g", "0\n0\n"},
+	}
+	for _, tt := range tests {
+		t.Run("user="+tt.user, func(t *testing.T) {
+			res, stdout, stderr, err := runCapture(t, l, Cmd{Argv: shell(tt.script), WorkDir: scratchDir(t), User: tt.user})
+			if err != nil || res.ExitCode != 0 {
+				t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+			}
+			if stdout != tt.want {
+				t.Errorf("ids = %q, want %q", stdout, tt.want)
+			}
+		})
+	}
+}
+
+func TestLocalHandsWorkDirToRunUser(t *testing.T) {
+	requireRoot(t)
+	l := newTestLocal(t)
+	work := filepath.Join(scratchDir(t), "work")
+	// What osbench itself put into the work dir, as root, before the run:
+	// a private directory and a file only its owner may read.
+	writeFile(t, filepath.Join(work, "src", "secret"), "checked out\n", 0o400)
+	if err := os.Chmod(filepath.Join(work, "src"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	script := `cat secret && echo new > created && touch "$HOME/h" "$TMPDIR/t"`
+	res, stdout, stderr, err := runCapture(t, l, Cmd{Argv: shell(script), Dir: filepath.Join(work, "src"), WorkDir: work})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+	}
+	if stdout != "checked out\n" {
+		t.Errorf("stdout = %q, want the root-owned file's content", stdout)
+	}
+	for _, rel := range []string{".", "src", "src/secret", "src/created", "home", "home/h", "tmp", "tmp/t"} {
+		if uid := ownerOf(t, filepath.Join(work, rel)); uid != UnprivilegedUID {
+			t.Errorf("%s is owned by uid %d, want %d", rel, uid, UnprivilegedUID)
+		}
+	}
+}
+
+func TestLocalWritableDirs(t *testing.T) {
+	requireRoot(t)
+	tests := []struct {
+		desc  string
+		setup func(t *testing.T, dir string)
+		// wantOwners maps paths relative to the writable dir to owners
+		// after the run.
+		wantOwners map[string]int
+	}{
+		{
+			desc: "root-owned dir handed over recursively",
+			setup: func(t *testing.T, dir string) {
+				writeFile(t, filepath.Join(dir, "sub", "old"), "x", 0o644)
+			},
+			wantOwners: map[string]int{".": UnprivilegedUID, "sub": UnprivilegedUID, "sub/old": UnprivilegedUID, "new": UnprivilegedUID},
+		},
+		{
+			desc: "dir owned by the run user is not walked",
+			setup: func(t *testing.T, dir string) {
+				writeFile(t, filepath.Join(dir, "root-file"), "x", 0o644)
+				if err := os.Chown(dir, UnprivilegedUID, UnprivilegedGID); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantOwners: map[string]int{".": UnprivilegedUID, "root-file": 0, "new": UnprivilegedUID},
+		},
+		{
+			desc:       "missing dir created",
+			setup:      func(*testing.T, string) {},
+			wantOwners: map[string]int{".": UnprivilegedUID, "new": UnprivilegedUID},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			l := newTestLocal(t)
+			base := scratchDir(t)
+			cache := filepath.Join(base, "cache")
+			tt.setup(t, cache)
+			res, _, stderr, err := runCapture(t, l, Cmd{
+				Argv:         shell(`echo x > "$CACHE/new"`),
+				WorkDir:      filepath.Join(base, "work"),
+				Env:          []string{"CACHE=" + cache},
+				WritableDirs: []string{cache},
+			})
+			if err != nil || res.ExitCode != 0 {
+				t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+			}
+			for rel, want := range tt.wantOwners {
+				if uid := ownerOf(t, filepath.Join(cache, rel)); uid != want {
+					t.Errorf("%s is owned by uid %d, want %d", rel, uid, want)
+				}
+			}
+		})
+	}
+}
+
+func TestLocalHandOverStaysInsideWorkDir(t *testing.T) {
+	requireRoot(t)
+	l := newTestLocal(t)
+	base := scratchDir(t)
+	outside := filepath.Join(base, "outside")
+	writeFile(t, filepath.Join(outside, "shadow"), "secret", 0o600)
+	work := filepath.Join(base, "work")
+	// Links an untrusted repository could plant, to a file and to a dir.
+	for name, target := range map[string]string{"file-link": filepath.Join(outside, "shadow"), "dir-link": outside} {
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(work, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	res, _, stderr, err := runCapture(t, l, Cmd{Argv: []string{"true"}, WorkDir: work})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+	}
+	for _, p := range []string{outside, filepath.Join(outside, "shadow")} {
+		if uid := ownerOf(t, p); uid != 0 {
+			t.Errorf("%s, reachable only through a link, was handed to uid %d", p, uid)
+		}
+	}
+	if uid := ownerOf(t, filepath.Join(work, "file-link")); uid != UnprivilegedUID {
+		t.Errorf("the link itself is owned by uid %d, want %d", uid, UnprivilegedUID)
+	}
+}
+
+func TestLocalUnreachableDirs(t *testing.T) {
+	requireRoot(t)
+	tests := []struct {
+		desc string
+		cmd  func(reachable, locked string) Cmd
+	}{
+		{"work dir", func(_, locked string) Cmd {
+			return Cmd{WorkDir: filepath.Join(locked, "work")}
+		}},
+		{"work dir apart from dir", func(reachable, locked string) Cmd {
+			return Cmd{Dir: reachable, WorkDir: filepath.Join(locked, "work")}
+		}},
+		{"writable dir", func(reachable, locked string) Cmd {
+			return Cmd{WorkDir: filepath.Join(reachable, "work"), WritableDirs: []string{filepath.Join(locked, "cache")}}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			l := newTestLocal(t)
+			base := scratchDir(t)
+			locked := filepath.Join(base, "locked")
+			if err := os.Mkdir(locked, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			cmd := tt.cmd(base, locked)
+			cmd.Argv = []string{"true"}
+
+			_, err := l.Run(context.Background(), cmd)
+			if err == nil || !strings.Contains(err.Error(), "cannot reach") || !strings.Contains(err.Error(), locked+" (mode -rwx------") {
+				t.Errorf("Run error = %v, want one naming %s as unreachable", err, locked)
+			}
+
+			cmd.User = UserRoot
+			if res, err := l.Run(context.Background(), cmd); err != nil || res.ExitCode != 0 {
+				t.Errorf("as root: Run = %+v, %v; want success", res, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,212 @@
+// Package compile turns loaded manifests into the engine's steps: for every
+// repository a checkout, and for every platform a toolchain, a test and a
+// coverage step, each configured with the manifest values (and the file:line
+// they came from) that can change its results.
+package compile
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/steps/checkout"
+	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/testrun"
+	"github.com/osbench/osbench/steps/toolchain"
+)
+
+// Options configure compilation.
+type Options struct {
+	// ExecutorState returns the state directory of the named executor (the
+	// same one the steps use), so fingerprints can be taken.
+	ExecutorState func(name string) (string, error)
+}
+
+// Step IDs are "<repository>/checkout" and "<repository>/<platform>/<kind>".
+func checkoutID(repo string) string                 { return repo + "/checkout" }
+func platformID(repo, platform, kind string) string { return repo + "/" + platform + "/" + kind }
+
+// Compile builds the steps of every repository in set.
+func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.Step, error) {
+	c := &compiler{opts: opts, fingerprints: map[string]string{}}
+	var steps []*engine.Step
+	var problems []string
+	for _, repo := range set.Repositories {
+		rs, err := c.repository(ctx, repo)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		steps = append(steps, rs...)
+	}
+	if len(problems) > 0 {
+		return steps, fmt.Errorf("%s", strings.Join(problems, "\n"))
+	}
+	return steps, nil
+}
+
+type compiler struct {
+	opts         Options
+	fingerprints map[string]string // executor/user → fingerprint, taken once per run
+}
+
+func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {
+	src := func(path string) string { return rangeString(r.Ranges, path) }
+	co := &engine.Step{ID: checkoutID(r.Name), Kind: checkout.Kind, Group: r.Name}
+	switch {
+	case r.Source.Git != "":
+		co.Config = []engine.Field{
+			{Name: "git", Value: r.Source.Git, Source: src("source.git")},
+			{Name: "commit", Value: r.Source.Commit, Source: src("source.commit")},
+		}
+	case r.Source.Path != "":
+		tree, err := checkout.HashLocal(r.Source.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: repository %q: source path: %v", src("source.path"), r.Name, err)
+		}
+		co.Config = []engine.Field{{Name: "tree", Value: tree, Source: src("source.path")}}
+		co.Local = map[string]string{checkout.LocalPath: r.Source.Path}
+	default:
+		return nil, fmt.Errorf("%s: repository %q has no source", rangeOf(r.DeclRange), r.Name)
+	}
+	steps := []*engine.Step{co}
+	for _, p := range r.Platforms {
+		ps, err := c.platform(ctx, r, p)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, ps...)
+	}
+	return steps, nil
+}
+
+func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *manifests.Platform) ([]*engine.Step, error) {
+	at := func(field string) string {
+		if s := rangeString(r.Ranges, "platform."+p.Name+"."+field); s != "" {
+			return s
+		}
+		return rangeString(r.Ranges, field) // repository-wide default
+	}
+	if err := toolchain.Validate(r.Language, p.Toolchain); err != nil {
+		return nil, fmt.Errorf("%s: %v", at("toolchain"), err)
+	}
+	fp, err := c.fingerprint(ctx, p.Executor, p.User)
+	if err != nil {
+		return nil, fmt.Errorf("%s: executor %q: %v", at("executor"), p.Executor, err)
+	}
+	env := map[string]string{"platform": p.Name, "executor": fp}
+	pool := p.Executor
+
+	tc := &engine.Step{
+		ID: platformID(r.Name, p.Name, toolchain.Kind), Kind: toolchain.Kind, Group: r.Name, Env: env, Pool: pool,
+		Config: []engine.Field{
+			{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
+			{Name: "version", Value: p.Toolchain, Source: at("toolchain")},
+			{Name: "platform", Value: p.Name},
+			{Name: "executor", Value: p.Executor, Source: at("executor")},
+			{Name: "user", Value: p.User, Source: at("user")},
+		},
+	}
+	out := "runs/" + r.Name + "/" + p.Name + "/"
+	test := &engine.Step{
+		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
+		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "toolchain", Step: tc.ID}},
+		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}},
+		Config: []engine.Field{
+			{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
+			{Name: "platform", Value: p.Name},
+			{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
+			{Name: "executor", Value: p.Executor, Source: at("executor")},
+			{Name: "user", Value: p.User, Source: at("user")},
+			{Name: "toolchain", Value: p.Toolchain, Source: at("toolchain")},
+			{Name: "env", Value: nonNil(p.Env), Source: at("env")},
+			{Name: "test", Value: command(p.Test.Command), Source: at("test.command")},
+			{Name: "timeout", Value: p.Test.Timeout.String(), Source: at("test.timeout")},
+			{Name: "parser", Value: p.Test.Parser, Source: at("test.parser")},
+			{Name: "skip", Value: nonNilList(p.Test.Skip), Source: at("test.skip")},
+		},
+	}
+	if p.Build != nil {
+		b := command(*p.Build)
+		test.Config = append(test.Config, engine.Field{Name: "build", Value: &b, Source: at("build.command")})
+	}
+	steps := []*engine.Step{tc, test}
+	if p.Coverage != nil {
+		test.Config = append(test.Config, engine.Field{Name: "coverage_file", Value: p.Coverage.Path, Source: at("coverage.path")})
+		steps = append(steps, &engine.Step{
+			ID: platformID(r.Name, p.Name, covimport.Kind), Kind: covimport.Kind, Group: r.Name,
+			Env:     map[string]string{"platform": p.Name},
+			Inputs:  []engine.Input{{Name: "test", Step: test.ID}, {Name: "source", Step: checkoutID(r.Name)}},
+			Exports: []engine.Export{{Output: "coverage.json", Path: out + "coverage.json"}},
+			Config: []engine.Field{
+				{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
+				{Name: "platform", Value: p.Name},
+				{Name: "format", Value: p.Coverage.Format, Source: at("coverage.format")},
+			},
+		})
+	}
+	return steps, nil
+}
+
+func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, error) {
+	k := name + "\x00" + user
+	if fp, ok := c.fingerprints[k]; ok {
+		return fp, nil
+	}
+	dir := ""
+	if c.opts.ExecutorState != nil {
+		var err error
+		if dir, err = c.opts.ExecutorState(name); err != nil {
+			return "", err
+		}
+	}
+	ex, err := executors.New(name, executors.Config{StateDir: dir})
+	if err != nil {
+		return "", err
+	}
+	fp, err := ex.Fingerprint(ctx, user)
+	if err != nil {
+		return "", err
+	}
+	c.fingerprints[k] = fp
+	return fp, nil
+}
+
+func command(c manifests.Command) testrun.Command {
+	return testrun.Command{Argv: nonNilList(c.Argv), Shell: c.Shell, Dir: c.Dir}
+}
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func nonNilList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// rangeString formats the range recorded for a field path, or "".
+func rangeString(ranges map[string]hcl.Range, path string) string {
+	r, ok := ranges[path]
+	if !ok {
+		return ""
+	}
+	return rangeOf(r)
+}
+
+func rangeOf(r hcl.Range) string {
+	if r.Filename == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}

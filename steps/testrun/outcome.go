@@ -1,0 +1,83 @@
+package testrun
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/schemas"
+)
+
+// applyOutcome folds how the command ended into the results: when the
+// executor killed the suite on timeout, tests that never reported a final
+// status did not pass, and are marked timeout.
+func applyOutcome(results []schemas.TestResult, res executors.Result) []schemas.TestResult {
+	if !res.TimedOut {
+		return results
+	}
+	for i := range results {
+		if results[i].Status == schemas.StatusMissing || results[i].Status == schemas.StatusError {
+			results[i].Status = schemas.StatusTimeout
+		}
+	}
+	return results
+}
+
+// markSkipped reports tests the manifest leaves out on this platform as
+// skip, so a later stage sees them rather than a hole.
+func markSkipped(results []schemas.TestResult, expected, skip []string) []schemas.TestResult {
+	if len(skip) == 0 {
+		return results
+	}
+	byID := map[string]int{}
+	for i, r := range results {
+		byID[r.ID] = i
+	}
+	skipped := map[string]bool{}
+	for _, s := range skip {
+		skipped[s] = true
+	}
+	for _, id := range expected {
+		name := id[strings.LastIndexByte(id, '/')+1:]
+		if !skipped[name] {
+			continue
+		}
+		if i, ok := byID[id]; ok {
+			if results[i].Status == schemas.StatusMissing {
+				results[i].Status = schemas.StatusSkip
+			}
+			continue
+		}
+		results = append(results, schemas.TestResult{ID: id, Status: schemas.StatusSkip})
+	}
+	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
+	return results
+}
+
+// summarize is the step's label: counts by status.
+func summarize(results []schemas.TestResult) string {
+	counts := map[schemas.Status]int{}
+	for _, r := range results {
+		counts[r.Status]++
+	}
+	var parts []string
+	for _, s := range schemas.Statuses {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	if len(parts) == 0 {
+		return "no tests"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,237 @@
+// Package testrun is the "test" step kind: it materializes a repository
+// checkout in a fresh work dir, runs the platform's build and test commands
+// through the platform's executor under the pinned toolchain, and records
+// two results — the parsed, normalised test statuses (tests.json) and the
+// raw coverage file with the work dir replaced by a stable token
+// (coverage.raw) — plus the raw log as a side artifact.
+package testrun
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/toolchain"
+)
+
+// Kind is the step kind's name.
+const Kind = "test"
+
+// WorkToken replaces the absolute work directory in raw coverage files, so
+// the same run in another directory gives the same bytes (and digest).
+const WorkToken = "$WORK"
+
+// Config is the test step's configuration: everything that can change what
+// the tests report.
+type Config struct {
+	Repository string            `json:"repository"`
+	Platform   string            `json:"platform"`
+	Language   string            `json:"language"`
+	Executor   string            `json:"executor"`
+	User       string            `json:"user"`
+	Toolchain  string            `json:"toolchain"`
+	Env        map[string]string `json:"env"`
+	Build      *Command          `json:"build,omitempty"`
+	Test       Command           `json:"test"`
+	Timeout    string            `json:"timeout"` // Go duration
+	Parser     string            `json:"parser"`
+	Skip       []string          `json:"skip"`
+	Coverage   string            `json:"coverage_file,omitempty"` // relative to the repository root
+	// Run numbers repeated runs of the same suite (flake detection); it only
+	// makes their keys differ.
+	Run int `json:"run,omitempty"`
+}
+
+// Command is an argv, or a script for an explicit shell.
+type Command struct {
+	Argv  []string `json:"argv"`
+	Shell string   `json:"shell,omitempty"`
+	Dir   string   `json:"dir,omitempty"`
+}
+
+type kind struct{}
+
+func init() { engine.RegisterKind(kind{}) }
+
+func (kind) Name() string    { return Kind }
+func (kind) Version() string { return "1" }
+
+func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg Config
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	timeout, err := time.ParseDuration(cfg.Timeout)
+	if err != nil {
+		return fmt.Errorf("timeout: %w", err)
+	}
+	parser, ok := parsers.Lookup(cfg.Parser)
+	if !ok {
+		return fmt.Errorf("unknown parser %q", cfg.Parser)
+	}
+	src, err := rc.Input("source")
+	if err != nil {
+		return err
+	}
+	repo := filepath.Join(rc.WorkDir, "repo")
+	if err := src.Materialize("source", repo); err != nil {
+		return err
+	}
+	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
+	if err != nil {
+		return err
+	}
+	env, writable, err := toolchain.Env(rc, cfg.Language, cfg.Toolchain, cfg.Platform)
+	if err != nil {
+		return err
+	}
+	env = mergeEnv(env, cfg.Env)
+
+	logw, err := rc.SideWriter("test.log")
+	if err != nil {
+		return err
+	}
+	var stdout bytes.Buffer
+	run := func(c Command, out *bytes.Buffer) (executors.Result, error) {
+		argv, err := c.argv()
+		if err != nil {
+			return executors.Result{}, err
+		}
+		fmt.Fprintf(logw, "$ %s\n", strings.Join(argv, " "))
+		var stdoutW io.Writer = logw
+		if out != nil {
+			stdoutW = io.MultiWriter(out, logw)
+		}
+		return ex.Run(ctx, executors.Cmd{
+			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
+			Stdout: stdoutW, Stderr: logw, Timeout: timeout, User: cfg.User,
+			WorkDir: rc.WorkDir, WritableDirs: writable,
+		})
+	}
+
+	expected, err := expectedTests(cfg.Language, repo, cfg.Platform)
+	if err != nil {
+		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
+	}
+	var results []schemas.TestResult
+	buildOK := true
+	if cfg.Build != nil {
+		res, err := run(*cfg.Build, nil)
+		if err != nil {
+			logw.Close()
+			return err
+		}
+		if res.ExitCode != 0 || res.TimedOut {
+			buildOK = false
+			fmt.Fprintf(logw, "[osbench: build command failed: exit %d, timed out %v]\n", res.ExitCode, res.TimedOut)
+			for _, id := range expected {
+				results = append(results, schemas.TestResult{ID: id, Status: schemas.StatusBuildFailed})
+			}
+		}
+	}
+	var testRes executors.Result
+	if buildOK {
+		testRes, err = run(cfg.Test, &stdout)
+		if err != nil {
+			logw.Close()
+			return err
+		}
+		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
+		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), parsers.Options{Expected: expected})
+		if err != nil {
+			logw.Close()
+			return fmt.Errorf("parse %s output: %w", cfg.Parser, err)
+		}
+		results = applyOutcome(results, testRes)
+	}
+	results = markSkipped(results, expected, cfg.Skip)
+	if err := logw.Close(); err != nil {
+		return err
+	}
+	if len(results) == 0 && testRes.ExitCode != 0 {
+		return fmt.Errorf("test command exited %d and reported no test; see the log (osbench explain %s)", testRes.ExitCode, rc.Step.ID)
+	}
+
+	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results}
+	if tr.Tests == nil {
+		tr.Tests = []schemas.TestResult{}
+	}
+	if err := rc.PutJSON("tests.json", tr); err != nil {
+		return err
+	}
+	rc.SetLabel(summarize(results))
+	if cfg.Coverage != "" {
+		raw, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(cfg.Coverage)))
+		if errors.Is(err, os.ErrNotExist) {
+			raw = nil // no coverage written (e.g. build failed): an empty profile
+		} else if err != nil {
+			return err
+		}
+		if err := rc.PutBytes("coverage.raw", replaceWorkDir(raw, repo)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// argv turns a command into what the executor runs.
+func (c Command) argv() ([]string, error) {
+	switch c.Shell {
+	case "":
+		if len(c.Argv) == 0 {
+			return nil, errors.New("empty command")
+		}
+		return c.Argv, nil
+	case "bash":
+		return []string{"bash", "-eo", "pipefail", "-c", strings.Join(c.Argv, "\n")}, nil
+	case "pwsh":
+		return []string{"pwsh", "-NoProfile", "-NonInteractive", "-Command", strings.Join(c.Argv, "\n")}, nil
+	case "cmd":
+		return []string{"cmd", "/c", strings.Join(c.Argv, " & ")}, nil
+	}
+	return nil, fmt.Errorf("unknown shell %q", c.Shell)
+}
+
+// mergeEnv lays the manifest's variables over the toolchain's. GOFLAGS is
+// joined rather than replaced so the toolchain's own flags survive.
+func mergeEnv(base []string, extra map[string]string) []string {
+	idx := map[string]int{}
+	for i, kv := range base {
+		idx[kv[:strings.IndexByte(kv, '=')]] = i
+	}
+	for _, k := range sortedKeys(extra) {
+		v := extra[k]
+		if i, ok := idx[k]; ok {
+			if k == "GOFLAGS" {
+				v = strings.TrimPrefix(base[i], "GOFLAGS=") + " " + v
+			}
+			base[i] = k + "=" + v
+			continue
+		}
+		base = append(base, k+"="+v)
+	}
+	return base
+}
+
+// replaceWorkDir swaps every spelling of the repo's absolute path for
+// WorkToken. Coverage tools write absolute paths; without this a rerun in
+// another scratch dir would never hit early cutoff.
+func replaceWorkDir(b []byte, repo string) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	for _, form := range []string{repo, filepath.ToSlash(repo)} {
+		b = bytes.ReplaceAll(b, []byte(form), []byte(WorkToken))
+	}
+	return b
+}
