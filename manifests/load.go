@@ -50,7 +50,31 @@ func Load(paths []string, opts LoadOptions) (*Set, hcl.Diagnostics) {
 		l.resolve(rb)
 	}
 	sort.Slice(l.set.Repositories, func(i, j int) bool { return l.set.Repositories[i].Name < l.set.Repositories[j].Name })
+	l.sortDiagnostics()
 	return l.set, l.diags
+}
+
+// sortDiagnostics orders diagnostics as a reader goes through the files:
+// those without a position first, then by file in load order and by
+// position. The sort is stable, so diagnostics at one position keep the
+// order they were found in.
+func (l *loader) sortDiagnostics() {
+	rank := func(d *hcl.Diagnostic) (int, int) {
+		if d.Subject == nil {
+			return -1, 0
+		}
+		for i, f := range l.files {
+			if f == d.Subject.Filename {
+				return i, d.Subject.Start.Byte
+			}
+		}
+		return len(l.files), d.Subject.Start.Byte
+	}
+	sort.SliceStable(l.diags, func(i, j int) bool {
+		fi, bi := rank(l.diags[i])
+		fj, bj := rank(l.diags[j])
+		return fi < fj || (fi == fj && bi < bj)
+	})
 }
 
 // loader holds the state of one Load call.
@@ -58,6 +82,7 @@ type loader struct {
 	opts      LoadOptions
 	functions map[string]function.Function
 	set       *Set
+	files     []string // every file read, manifests then bundled presets, in load order
 	diags     hcl.Diagnostics
 
 	presets map[string]*presetBlock // written in manifest files, by name
@@ -122,7 +147,7 @@ func (l *loader) loadFile(name string) {
 	if err != nil {
 		dir = filepath.Dir(name)
 	}
-	l.set.Sources[name] = src
+	l.addSource(name, src)
 	content, sc := l.parse(name, dir, src, fileSchema)
 
 	for _, block := range content.Blocks.OfType("preset") {
@@ -144,6 +169,11 @@ func (l *loader) loadFile(name string) {
 		// too, but only the first of a name is returned.
 		l.repositories = append(l.repositories, rb)
 	}
+}
+
+func (l *loader) addSource(name string, src []byte) {
+	l.set.Sources[name] = src
+	l.files = append(l.files, name)
 }
 
 // parse parses one file, checks its top level against schema and evaluates
@@ -249,7 +279,7 @@ func (l *loader) lookupPreset(name string) (p *presetBlock, found bool) {
 // preset NAME.
 func (l *loader) loadBundledPreset(name string, src []byte) *presetBlock {
 	file := presetFileName(name)
-	l.set.Sources[file] = src
+	l.addSource(file, src)
 	content, sc := l.parse(file, "", src, presetFileSchema)
 	var found *presetBlock
 	for _, block := range content.Blocks.OfType("preset") {

@@ -64,6 +64,12 @@ func defaultCacheDir() string {
 	if d := os.Getenv("OSBENCH_CACHE"); d != "" {
 		return d
 	}
+	// As root, /root is not reachable by the unprivileged user that runs
+	// test commands, so a root osbench keeps its cache (and work dirs) in
+	// /var/cache unless told otherwise.
+	if os.Getenv("XDG_CACHE_HOME") == "" && os.Geteuid() == 0 && runtime.GOOS != "windows" {
+		return "/var/cache/osbench"
+	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "osbench")
 	}

@@ -30,9 +30,10 @@ import (
 //     build-failed; when none is expected the package's import path itself
 //     is reported build-failed, so a build failure is never silent.
 //   - A crash ("panic: " or "fatal error: " at the start of an output line,
-//     in a package that did not pass): the tests whose fail reports came just
-//     before it are the one that panicked and the parents it took down, and
-//     get error.
+//     in a package that did not pass): the tests whose fail reports come
+//     right around it, with no other test event between, are the one that
+//     panicked and the parents it took down (test2json reports a parent's
+//     failure only after the panic text); they get error.
 //   - "panic: test timed out after": the tests the panic lists as running,
 //     and every other test of the package that started and never finished,
 //     get timeout.

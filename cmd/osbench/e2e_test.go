@@ -1,0 +1,179 @@
+package main
+
+// End-to-end tests drive the real osbench binary on the bundled examples,
+// with real git, the real Go toolchain and the real local executor. The
+// example corpus is built once (TestMain) into a shared cache; every test
+// then works on its own copy of the cache's records and shares only the
+// tool caches (GOCACHE, module cache), which are safe to share.
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var (
+	osbenchBin  string // built once
+	corpusCache string // the examples, built once
+	repoRoot    string // this checkout
+	setupErr    error
+)
+
+func TestMain(m *testing.M) {
+	code := func() int {
+		tmp, err := os.MkdirTemp("", "osbench-e2e-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		setupErr = setupCorpus(tmp)
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+func setupCorpus(tmp string) error {
+	wd, _ := os.Getwd()
+	repoRoot = filepath.Clean(filepath.Join(wd, "..", ".."))
+	osbenchBin = filepath.Join(tmp, "bin", "osbench")
+	build := exec.Command("go", "build", "-o", osbenchBin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	corpusCache = filepath.Join(tmp, "corpus-cache")
+	examples := filepath.Join(tmp, "examples")
+	if err := copyExamples(examples); err != nil {
+		return err
+	}
+	cmd := exec.Command(osbenchBin, "--cache-dir", corpusCache, "build", examples)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the example corpus: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// copyExamples writes the bundled example manifests into dir with their
+// relative source paths made absolute, so they compile to the same keys.
+func copyExamples(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	src := filepath.Join(repoRoot, "manifests", "examples")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".hcl" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		b = bytes.ReplaceAll(b, []byte(`"../../testdata/repos/`), []byte(`"`+filepath.Join(repoRoot, "testdata", "repos")+"/"))
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyCache gives a test its own cache holding the corpus's records, blobs
+// and history, sharing the tool caches under state/.
+func copyCache(dst string) error {
+	for _, sub := range []string{"ac", "cas", "history"} {
+		if err := copyTree(filepath.Join(corpusCache, sub), filepath.Join(dst, sub)); err != nil {
+			return err
+		}
+	}
+	return os.Symlink(filepath.Join(corpusCache, "state"), filepath.Join(dst, "state"))
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+func requireCorpus(t testing.TB) {
+	t.Helper()
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+}
+
+func TestScripts(t *testing.T) {
+	requireCorpus(t)
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			cache := filepath.Join(env.WorkDir, "cache")
+			if err := copyCache(cache); err != nil {
+				return err
+			}
+			env.Setenv("OSBENCH_CACHE", cache)
+			env.Setenv("PATH", filepath.Dir(osbenchBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			env.Setenv("REPOS", filepath.Join(repoRoot, "testdata", "repos"))
+			env.Setenv("HOME", env.WorkDir)
+			return copyExamples(filepath.Join(env.WorkDir, "examples"))
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// replace FILE OLD NEW: edit a manifest in place.
+			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: replace FILE OLD NEW")
+				}
+				p := ts.MkAbs(args[0])
+				b, err := os.ReadFile(p)
+				ts.Check(err)
+				if !bytes.Contains(b, []byte(args[1])) {
+					ts.Fatalf("%s does not contain %q", args[0], args[1])
+				}
+				ts.Check(os.WriteFile(p, bytes.Replace(b, []byte(args[1]), []byte(args[2]), 1), 0o644))
+			},
+		},
+	})
+}
+
+// run executes the binary and returns stdout, stderr and the exit code.
+func runOsbench(t testing.TB, cacheDir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(osbenchBin, append([]string{"--cache-dir", cacheDir}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

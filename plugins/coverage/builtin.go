@@ -1,0 +1,13 @@
+package coverage
+
+// The stable names of the built-in importers. Manifests refer to importers by
+// these names, so they never change once released.
+const (
+	NameGoCoverprofile = "go-coverprofile"
+)
+
+// Built-ins register here, in one place, so the full set is visible at a
+// glance and no file registers as a hidden side effect.
+func init() {
+	Register(NameGoCoverprofile, &GoCoverprofile{})
+}
