@@ -1,0 +1,349 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/schemas"
+)
+
+// exportCorpus exports the corpus from a private copy of its cache.
+func exportCorpus(t *testing.T) (cacheDir, out string) {
+	t.Helper()
+	requireCorpus(t)
+	dir := t.TempDir()
+	cacheDir, out = filepath.Join(dir, "cache"), filepath.Join(dir, "out")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	examples := filepath.Join(dir, "examples")
+	if err := copyExamples(examples); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runOsbench(t, cacheDir, "build", examples, "--out", out)
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	return cacheDir, out
+}
+
+func compileSchema(t *testing.T, name string) *jsonschema.Schema {
+	t.Helper()
+	src, _ := schemas.Schema(name)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(name, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestExportedArtifactsAreValidAndShowPlatformCode checks every exported
+// tests.json and coverage.json against its schema, and that the Linux run
+// executed Linux-side code and not Windows-side code of each fixture.
+func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
+	_, out := exportCorpus(t)
+	testsSchema, covSchema := compileSchema(t, "tests"), compileSchema(t, "coverage")
+	for _, repo := range []string{"pathsep", "fsapi", "lineend"} {
+		dir := filepath.Join(out, "runs", repo, "linux")
+		for file, schema := range map[string]*jsonschema.Schema{"tests.json": testsSchema, "coverage.json": covSchema} {
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schema.Validate(inst); err != nil {
+				t.Errorf("%s/%s invalid: %v", repo, file, err)
+			}
+		}
+		var tr schemas.TestResults
+		readJSON(t, filepath.Join(dir, "tests.json"), &tr)
+		if len(tr.Tests) == 0 {
+			t.Errorf("%s: no tests", repo)
+		}
+		for _, r := range tr.Tests {
+			if r.Status != schemas.StatusPass && r.Status != schemas.StatusSkip {
+				t.Errorf("%s: %s is %s on linux", repo, r.ID, r.Status)
+			}
+		}
+		var cov schemas.Coverage
+		readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
+		files := map[string]schemas.FileCoverage{}
+		for _, f := range cov.Files {
+			files[f.Path] = f
+		}
+		if _, ok := files["attrs_windows.go"]; ok {
+			t.Errorf("%s: a Windows-only file appears as compiled on linux", repo)
+		}
+		if repo == "fsapi" {
+			if f, ok := files["attrs_unix.go"]; !ok || len(f.Executed) == 0 {
+				t.Errorf("fsapi: attrs_unix.go not executed on linux: %+v", f)
+			}
+		}
+		for _, f := range cov.Files {
+			if strings.Contains(f.Path, "\\") || filepath.IsAbs(f.Path) {
+				t.Errorf("%s: path not repo-relative: %s", repo, f.Path)
+			}
+		}
+	}
+}
+
+func readJSON(t *testing.T, p string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+}
+
+// snapshotDir maps relative path → content of every file under dir.
+func snapshotDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			m[rel] = string(b)
+		}
+		return nil
+	})
+	return m
+}
+
+func sameFiles(t *testing.T, want, got map[string]string) {
+	t.Helper()
+	var keys []string
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(want) != len(got) {
+		t.Errorf("file sets differ: %d vs %d files", len(want), len(got))
+	}
+	for _, k := range keys {
+		if want[k] != got[k] {
+			t.Errorf("%s differs", k)
+		}
+	}
+}
+
+// freshManifest writes one example under a new repository name, so its
+// steps are not in the shared corpus and must really run.
+func freshManifest(t *testing.T, dir, example, name string) string {
+	t.Helper()
+	if err := copyExamples(dir); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, example+".hcl")
+	b, _ := os.ReadFile(p)
+	b = bytes.Replace(b, []byte(fmt.Sprintf("repository %q", example)), []byte(fmt.Sprintf("repository %q", name)), 1)
+	out := filepath.Join(dir, "fresh")
+	os.MkdirAll(out, 0o755)
+	if err := os.WriteFile(filepath.Join(out, name+".hcl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestKillMidRunThenRerun SIGKILLs a build while its test step runs; the
+// rerun completes and exports exactly what an uninterrupted build does.
+func TestKillMidRunThenRerun(t *testing.T) {
+	requireCorpus(t)
+	dir := t.TempDir()
+	manifests := freshManifest(t, filepath.Join(dir, "m"), "lineend", "lineend-kill")
+	cacheDir := filepath.Join(dir, "cache")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(osbenchBin, "--cache-dir", cacheDir, "build", manifests)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until a test step's work dir holds the repository, then kill.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(cacheDir, "work", "*test*", "repo", "go.mod")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("test step never started:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+
+	out1 := filepath.Join(dir, "out1")
+	stdout, stderr, code := runOsbench(t, cacheDir, "build", manifests, "--out", out1)
+	if code != 0 {
+		t.Fatalf("rerun after kill: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(lastLine(stdout), "0 failed") {
+		t.Errorf("rerun summary: %s", lastLine(stdout))
+	}
+	// A clean build in a separate cache gives byte-identical artifacts.
+	clean := filepath.Join(dir, "clean-cache")
+	os.MkdirAll(clean, 0o755)
+	os.Symlink(filepath.Join(corpusCache, "state"), filepath.Join(clean, "state"))
+	out2 := filepath.Join(dir, "out2")
+	if _, stderr, code := runOsbench(t, clean, "build", manifests, "--out", out2); code != 0 {
+		t.Fatalf("clean build: exit %d\n%s", code, stderr)
+	}
+	sameFiles(t, snapshotDir(t, out2), snapshotDir(t, out1))
+	if _, _, code := runOsbench(t, cacheDir, "cache", "verify"); code != 0 {
+		t.Errorf("cache verify after kill found problems")
+	}
+}
+
+// TestConcurrentBuildsShareACache runs two builds of the same fresh
+// manifest on one cache at once: both succeed with identical exports.
+func TestConcurrentBuildsShareACache(t *testing.T) {
+	requireCorpus(t)
+	dir := t.TempDir()
+	manifests := freshManifest(t, filepath.Join(dir, "m"), "pathsep", "pathsep-concurrent")
+	cacheDir := filepath.Join(dir, "cache")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	outs := []string{filepath.Join(dir, "outA"), filepath.Join(dir, "outB")}
+	errs := make([]string, 2)
+	for i := range outs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			stdout, stderr, code := runOsbench(t, cacheDir, "build", manifests, "--out", outs[i])
+			if code != 0 || !strings.Contains(lastLine(stdout), "0 failed") {
+				errs[i] = fmt.Sprintf("exit %d: %s\n%s", code, lastLine(stdout), stderr)
+			}
+		}(i)
+	}
+	wg.Wait()
+	for i, e := range errs {
+		if e != "" {
+			t.Errorf("build %d: %s", i, e)
+		}
+	}
+	sameFiles(t, snapshotDir(t, outs[0]), snapshotDir(t, outs[1]))
+	if _, _, code := runOsbench(t, cacheDir, "cache", "verify"); code != 0 {
+		t.Errorf("cache verify after concurrent builds found problems")
+	}
+}
+
+// TestCorruptBlobIsDetectedAndRecomputed damages the stored tests.json of a
+// step; the next build notices, reruns that step and exports the same bytes.
+func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
+	cacheDir, out := exportCorpus(t)
+	want := snapshotDir(t, out)
+	b, err := os.ReadFile(filepath.Join(out, "runs", "fsapi", "linux", "tests.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := string(cache.Sum(b))
+	blob := filepath.Join(cacheDir, "cas", sum[:2], sum)
+	bad := bytes.Replace(b, []byte(`"pass"`), []byte(`"fail"`), 1)
+	if err := os.WriteFile(blob, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	examples := filepath.Join(t.TempDir(), "examples")
+	copyExamples(examples)
+	out2 := filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := runOsbench(t, cacheDir, "build", examples, "--out", out2)
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(lastLine(stdout), "11 cached, 1 ran") {
+		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
+	}
+	sameFiles(t, want, snapshotDir(t, out2))
+}
+
+// TestGitSourceThroughMirror builds a repository from a git URL at a pinned
+// commit; a second state of the same repository reuses the mirror.
+func TestGitSourceThroughMirror(t *testing.T) {
+	requireCorpus(t)
+	dir := t.TempDir()
+	origin := filepath.Join(dir, "origin")
+	copyTree(filepath.Join(repoRoot, "testdata", "repos", "lineend"), origin)
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", origin, "-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "first")
+	commit := git("rev-parse", "HEAD")
+	manifest := fmt.Sprintf(`repository "lineend-git" {
+  preset = "go"
+  source {
+    git    = "file://%s"
+    commit = "%s"
+  }
+  toolchain = "go1.26.8"
+  migrate   = ["windows->linux", "linux->windows"]
+}
+`, origin, commit)
+	mdir := filepath.Join(dir, "m")
+	os.MkdirAll(mdir, 0o755)
+	os.WriteFile(filepath.Join(mdir, "git.hcl"), []byte(manifest), 0o644)
+	cacheDir := filepath.Join(dir, "cache")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := runOsbench(t, cacheDir, "build", mdir, "--out", out, "--log-format", "json")
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var tr schemas.TestResults
+	readJSON(t, filepath.Join(out, "runs", "lineend-git", "linux", "tests.json"), &tr)
+	if len(tr.Tests) == 0 {
+		t.Fatal("no tests from the git checkout")
+	}
+	// The mirror now holds the commit: with the origin gone and the action
+	// cache emptied, the checkout reruns from the mirror alone.
+	os.Rename(origin, origin+".gone")
+	os.RemoveAll(filepath.Join(cacheDir, "ac"))
+	stdout, stderr, code = runOsbench(t, cacheDir, "build", mdir)
+	if code != 0 {
+		t.Fatalf("rebuild without origin: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "lineend-git/checkout") {
+		t.Errorf("checkout did not rerun:\n%s", stderr)
+	}
+}
