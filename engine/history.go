@@ -31,9 +31,10 @@ type historyEntry struct {
 type history struct{ dir string }
 
 const (
-	historyKeep    = 20 // entries kept when a file is compacted
-	historyCompact = 60 // compact once a file holds this many
-	maxDisplay     = 160
+	historyKeep    = 20   // entries kept when a file is compacted
+	historyCompact = 60   // compact once a file holds this many
+	maxDisplay     = 160  // characters of a value shown to people
+	maxValue       = 4096 // characters of a value kept verbatim (longer ones are hashed)
 )
 
 func (h history) path(stepID string) string {
@@ -108,7 +109,7 @@ func (h history) compact(p string, keep []historyEntry) {
 // shortened keeps long values hashed: a history line carries what explain
 // needs to name a change, not whole command lines.
 func shortened(c Component) Component {
-	if len(c.Value) > maxDisplay {
+	if len(c.Value) > maxValue {
 		sum := sha256.Sum256([]byte(c.Value))
 		c.Value = "sha256:" + hex.EncodeToString(sum[:])
 	}
@@ -159,6 +160,15 @@ func diffComponents(old, cur []Component) []Change {
 		case !ok:
 			out = append(out, Change{Component: c.Name, New: c.Display, Source: c.Source})
 		case o.Value != c.Value:
+			// Structured values: name the leaves that changed.
+			if inner, ok := jsonChanges(o.Value, c.Value, 3); ok && len(inner) > 0 && (len(inner) > 1 || inner[0].Component != "") {
+				for _, ch := range inner {
+					ch.Component = joinPath(c.Name, ch.Component)
+					ch.Source = c.Source
+					out = append(out, ch)
+				}
+				continue
+			}
 			od, nd := o.Display, c.Display
 			if od == nd {
 				// Same short form, different content (e.g. long values).

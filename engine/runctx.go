@@ -78,9 +78,9 @@ func (rc *RunContext) PutBytes(name string, b []byte) error {
 	return nil
 }
 
-// PutJSON records v, indented, as a result blob.
+// PutJSON records v as a result blob: compact JSON and a final newline.
 func (rc *RunContext) PutJSON(name string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ type Direction struct {
 // Platform is one `platform "NAME"` block with preset values filled in.
 type Platform struct {
 	Name      string // "linux" | "windows" | "darwin"
-	Executor  string // "local" | "wine" | "temporal" (checked against the executor registry)
+	Executor  string // "local" | "wine" | "temporal" (checked against the executor registry); "local" when unset
 	Toolchain string // e.g. "go1.25.0"; the platform's value or else the repository's
 	// User is "" for the default (an unprivileged user when osbench runs as
 	// root) or "root" to keep root.
@@ -79,10 +79,10 @@ type Command struct {
 // Test is the test command and how to read its output.
 type Test struct {
 	Command
-	Parser    string // parser plugin name, e.g. "go-test-json"
-	Timeout   time.Duration
-	Skip      []string // tests left out on this platform
-	SkipStyle string   // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "" (none allowed)
+	Parser    string        // parser plugin name, e.g. "go-test-json"
+	Timeout   time.Duration // 0 when neither the manifest nor its preset sets one
+	Skip      []string      // tests left out on this platform
+	SkipStyle string        // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "" (none allowed)
 	// Regex is set only for Parser == "regex".
 	Regex *RegexParser
 }

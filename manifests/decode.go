@@ -205,14 +205,14 @@ func decodeRepositoryBlock(block *hcl.Block, sc *scope) (*repositoryBlock, hcl.D
 			`A repository needs at least one migration direction, as in migrate = ["windows->linux"].`))
 	}
 
-	sourceBlock, singleDiags := singleBlock(content.Blocks, "source")
+	source, singleDiags := singleBlock(content.Blocks, "source")
 	diags = append(diags, singleDiags...)
-	if sourceBlock == nil {
+	if source == nil {
 		diags = append(diags, errorAt(block.DefRange, "Missing source block",
 			`A repository needs a source block with path = "DIR", or git = "URL" and commit = "SHA".`))
 	} else {
 		var sourceDiags hcl.Diagnostics
-		r.Source, sourceDiags = decodeSourceBlock(sourceBlock, sc)
+		r.Source, sourceDiags = decodeSourceBlock(source, sc)
 		diags = append(diags, sourceDiags...)
 	}
 

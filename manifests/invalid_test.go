@@ -11,14 +11,24 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// errorMarker ends a line that must get an error; the text after it is a
-// substring of that error's message. A line may carry several markers, one
-// per error expected on it.
-const errorMarker = "# ERROR:"
+// A marker ends a line that must get a diagnostic of its severity; the text
+// after it is a substring of the message. A line may carry several markers,
+// one per diagnostic expected on it.
+var markers = map[string]hcl.DiagnosticSeverity{
+	"# ERROR:":   hcl.DiagError,
+	"# WARNING:": hcl.DiagWarning,
+}
+
+// expectation is one marker: a diagnostic expected on a line.
+type expectation struct {
+	severity  hcl.DiagnosticSeverity
+	substring string
+}
 
 // Each file under testdata/invalid marks its offending lines. Loading it must
-// report exactly one error per marker, on that line, with the marker's text
-// in its message, and nothing else: no missed mistakes, no follow-on noise.
+// report exactly one diagnostic per marker, on that line, of that severity,
+// with the marker's text in its message, and nothing else: no missed
+// mistakes, no follow-on noise.
 func TestInvalidManifests(t *testing.T) {
 	files, err := filepath.Glob("testdata/invalid/*.hcl")
 	if err != nil || len(files) == 0 {
@@ -30,17 +40,15 @@ func TestInvalidManifests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := errorMarkers(src)
+			want := expectations(src)
 			if len(want) == 0 {
-				t.Fatalf("%s marks no errors", file)
+				t.Fatalf("%s marks no diagnostics", file)
 			}
 			_, diags := Load([]string{file}, testOptions())
 
 			got := make(map[int][]*hcl.Diagnostic)
 			for _, d := range diags {
 				switch {
-				case d.Severity != hcl.DiagError:
-					t.Errorf("unexpected warning: %s", d.Error())
 				case d.Subject == nil:
 					t.Errorf("error without a position: %s", d.Error())
 				case d.Subject.Filename != file:
@@ -52,45 +60,61 @@ func TestInvalidManifests(t *testing.T) {
 			for line, diags := range got {
 				if _, marked := want[line]; !marked {
 					for _, d := range diags {
-						t.Errorf("line %d: unexpected error: %s", line, message(d))
+						t.Errorf("line %d: unexpected %s: %s", line, severityName(d.Severity), message(d))
 					}
 				}
 			}
-			for line, substrings := range want {
+			for line, expected := range want {
 				unmatched := append([]*hcl.Diagnostic(nil), got[line]...)
 			markers:
-				for _, substring := range substrings {
+				for _, e := range expected {
 					for i, d := range unmatched {
-						if strings.Contains(message(d), substring) {
+						if d.Severity == e.severity && strings.Contains(message(d), e.substring) {
 							unmatched = append(unmatched[:i], unmatched[i+1:]...)
 							continue markers
 						}
 					}
-					t.Errorf("line %d: no error containing %q; got %s", line, substring, messages(got[line]))
+					t.Errorf("line %d: no %s containing %q; got %s", line, severityName(e.severity), e.substring, messages(got[line]))
 				}
 				for _, d := range unmatched {
-					t.Errorf("line %d: unexpected extra error: %s", line, message(d))
+					t.Errorf("line %d: unexpected extra %s: %s", line, severityName(d.Severity), message(d))
 				}
 			}
 		})
 	}
 }
 
-// errorMarkers maps a line number to the substrings its markers expect.
-func errorMarkers(src []byte) map[int][]string {
-	markers := make(map[int][]string)
+// expectations maps a line number to the diagnostics its markers expect.
+func expectations(src []byte) map[int][]expectation {
+	all := make(map[int][]expectation)
 	scanner := bufio.NewScanner(bytes.NewReader(src))
 	for line := 1; scanner.Scan(); line++ {
-		text := scanner.Text()
-		i := strings.Index(text, errorMarker)
-		if i < 0 {
-			continue
-		}
-		for _, substring := range strings.Split(text[i+len(errorMarker):], errorMarker) {
-			markers[line] = append(markers[line], strings.TrimSpace(substring))
+		rest := scanner.Text()
+		for {
+			marker, at := nextMarker(rest)
+			if at < 0 {
+				break
+			}
+			rest = rest[at+len(marker):]
+			text := rest
+			if _, end := nextMarker(rest); end >= 0 {
+				text = rest[:end]
+			}
+			all[line] = append(all[line], expectation{markers[marker], strings.TrimSpace(text)})
 		}
 	}
-	return markers
+	return all
+}
+
+// nextMarker finds the first marker in s, returning it and its index, or -1.
+func nextMarker(s string) (string, int) {
+	found, at := "", -1
+	for marker := range markers {
+		if i := strings.Index(s, marker); i >= 0 && (at < 0 || i < at) {
+			found, at = marker, i
+		}
+	}
+	return found, at
 }
 
 func message(d *hcl.Diagnostic) string { return d.Summary + "; " + d.Detail }
@@ -101,9 +125,7 @@ func messages(diags []*hcl.Diagnostic) string {
 	}
 	var all []string
 	for _, d := range diags {
-		all = append(all, strconv(message(d)))
+		all = append(all, severityName(d.Severity)+" «"+message(d)+"»")
 	}
 	return strings.Join(all, ", ")
 }
-
-func strconv(s string) string { return "«" + s + "»" }

@@ -32,8 +32,10 @@ type LoadOptions struct {
 // Load reads manifest files and directories (a directory means its *.hcl
 // files, sorted, not recursive). It returns every repository that decoded
 // without errors, sorted by name, plus the diagnostics of all files, so one
-// run reports every problem. Set.Sources holds every file read, bundled
-// presets included.
+// run reports every problem; callers may still build the repositories
+// returned when others had errors. A preset declared in any file is visible
+// to the repositories of all of them. Set.Sources holds every file read,
+// bundled presets included.
 func Load(paths []string, opts LoadOptions) (*Set, hcl.Diagnostics) {
 	l := &loader{
 		opts:      opts,
@@ -59,22 +61,18 @@ func Load(paths []string, opts LoadOptions) (*Set, hcl.Diagnostics) {
 // position. The sort is stable, so diagnostics at one position keep the
 // order they were found in.
 func (l *loader) sortDiagnostics() {
-	rank := func(d *hcl.Diagnostic) (int, int) {
-		if d.Subject == nil {
-			return -1, 0
-		}
-		for i, f := range l.files {
-			if f == d.Subject.Filename {
-				return i, d.Subject.Start.Byte
-			}
-		}
-		return len(l.files), d.Subject.Start.Byte
+	fileRank := make(map[string]int, len(l.files))
+	for i, f := range l.files {
+		fileRank[f] = i + 1
 	}
-	sort.SliceStable(l.diags, func(i, j int) bool {
-		fi, bi := rank(l.diags[i])
-		fj, bj := rank(l.diags[j])
-		return fi < fj || (fi == fj && bi < bj)
-	})
+	less := func(a, b *hcl.Diagnostic) bool {
+		if a.Subject == nil || b.Subject == nil {
+			return a.Subject == nil && b.Subject != nil
+		}
+		ra, rb := fileRank[a.Subject.Filename], fileRank[b.Subject.Filename]
+		return ra < rb || (ra == rb && a.Subject.Start.Byte < b.Subject.Start.Byte)
+	}
+	sort.SliceStable(l.diags, func(i, j int) bool { return less(l.diags[i], l.diags[j]) })
 }
 
 // loader holds the state of one Load call.

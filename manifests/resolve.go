@@ -8,6 +8,15 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
+// Defaults for what neither a manifest nor its preset writes.
+const (
+	// defaultFlakyRuns is how often the complete repository's suites run
+	// to find flaky tests (DESIGN §2).
+	defaultFlakyRuns = 3
+	// defaultExecutor runs steps on the host.
+	defaultExecutor = "local"
+)
+
 // resolver builds one Repository from a repository block merged over its
 // preset. It reports what only the complete picture shows (a platform without
 // a test command, a skip list without a skip style, a direction to an
@@ -46,7 +55,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	r := &resolver{repo: &Repository{
 		Name:      rb.Name,
 		Preset:    presetName,
-		FlakyRuns: 3,
+		FlakyRuns: defaultFlakyRuns,
 		File:      rb.DeclRange.Filename,
 		DeclRange: rb.DeclRange,
 		Ranges:    make(map[string]hcl.Range),
@@ -96,8 +105,10 @@ func (r *resolver) resolveSource(s *sourceBlock, sc *scope) {
 	r.repo.Source.Commit, _ = use(r, "source.commit", s.Commit)
 }
 
-// checkDirections reports each direction that names a platform neither the
-// manifest nor its preset defines: such a task could never be built.
+// checkDirections warns about each direction that names a platform neither
+// the manifest nor its preset defines: no task can be built for it yet. It
+// is a warning, not an error, so that the other directions of the
+// repository still build while a platform is being written.
 func (r *resolver) checkDirections(migrate *setting[[]Direction], defined map[string]bool) {
 	for i, d := range migrate.Value {
 		var missing []string
@@ -109,16 +120,20 @@ func (r *resolver) checkDirections(migrate *setting[[]Direction], defined map[st
 		if len(missing) == 0 {
 			continue
 		}
-		r.fail(errorAt(rangeOfPath(migrate.Expr, indexPath(i)), "Undefined platform", fmt.Sprintf(
-			"%s->%s needs a platform block for %s, which neither this repository nor its preset defines.",
-			d.Source, d.Target, quotedList(missing))))
+		r.diags = append(r.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Undefined platform",
+			Detail: fmt.Sprintf("%s->%s needs a platform block for %s, which neither this repository nor its preset defines; the direction cannot be built until one is added.",
+				d.Source, d.Target, quotedList(missing)),
+			Subject: rangeOfPath(migrate.Expr, indexPath(i)).Ptr(),
+		})
 	}
 }
 
 func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo settings) *Platform {
 	prefix := "platform." + p.Name + "."
 	r.repo.Ranges["platform."+p.Name] = p.DeclRange
-	out := &Platform{Name: p.Name, Executor: "local"}
+	out := &Platform{Name: p.Name, Executor: defaultExecutor}
 	if executor, ok := use(r, prefix+"executor", p.Executor); ok {
 		out.Executor = executor
 	}

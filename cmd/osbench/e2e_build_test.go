@@ -24,7 +24,7 @@ import (
 func exportCorpus(t *testing.T) (cacheDir, out string) {
 	t.Helper()
 	requireCorpus(t)
-	dir := t.TempDir()
+	dir := reachableTempDir(t)
 	cacheDir, out = filepath.Join(dir, "cache"), filepath.Join(dir, "out")
 	if err := copyCache(cacheDir); err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func freshManifest(t *testing.T, dir, example, name string) string {
 // rerun completes and exports exactly what an uninterrupted build does.
 func TestKillMidRunThenRerun(t *testing.T) {
 	requireCorpus(t)
-	dir := t.TempDir()
+	dir := reachableTempDir(t)
 	manifests := freshManifest(t, filepath.Join(dir, "m"), "lineend", "lineend-kill")
 	cacheDir := filepath.Join(dir, "cache")
 	if err := copyCache(cacheDir); err != nil {
@@ -230,7 +230,7 @@ func TestKillMidRunThenRerun(t *testing.T) {
 // manifest on one cache at once: both succeed with identical exports.
 func TestConcurrentBuildsShareACache(t *testing.T) {
 	requireCorpus(t)
-	dir := t.TempDir()
+	dir := reachableTempDir(t)
 	manifests := freshManifest(t, filepath.Join(dir, "m"), "pathsep", "pathsep-concurrent")
 	cacheDir := filepath.Join(dir, "cache")
 	if err := copyCache(cacheDir); err != nil {
@@ -276,9 +276,9 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if err := os.WriteFile(blob, bad, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	examples := filepath.Join(t.TempDir(), "examples")
+	examples := filepath.Join(reachableTempDir(t), "examples")
 	copyExamples(examples)
-	out2 := filepath.Join(t.TempDir(), "out")
+	out2 := filepath.Join(reachableTempDir(t), "out")
 	stdout, stderr, code := runOsbench(t, cacheDir, "build", examples, "--out", out2)
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
@@ -293,7 +293,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 // commit; a second state of the same repository reuses the mirror.
 func TestGitSourceThroughMirror(t *testing.T) {
 	requireCorpus(t)
-	dir := t.TempDir()
+	dir := reachableTempDir(t)
 	origin := filepath.Join(dir, "origin")
 	copyTree(filepath.Join(repoRoot, "testdata", "repos", "lineend"), origin)
 	git := func(args ...string) string {

@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer os.RemoveAll(tmp)
+		// Test commands run as an unprivileged user when the tests run as
+		// root; it must be able to reach the work dirs under the cache.
+		os.Chmod(tmp, 0o755)
 		setupErr = setupCorpus(tmp)
 		return m.Run()
 	}()
@@ -127,6 +130,7 @@ func TestScripts(t *testing.T) {
 	requireCorpus(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
+		WorkdirRoot:         reachableTempDir(t),
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			cache := filepath.Join(env.WorkDir, "cache")
@@ -176,4 +180,20 @@ func runOsbench(t testing.TB, cacheDir string, args ...string) (string, string, 
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// reachableTempDir is t.TempDir made traversable by the unprivileged user
+// that runs test commands (t.TempDir creates 0700 directories).
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		if strings.HasPrefix(filepath.Base(d), "Test") || filepath.Dir(d) == os.TempDir() || d == dir {
+			os.Chmod(d, 0o755)
+		}
+		if filepath.Dir(d) == os.TempDir() {
+			break
+		}
+	}
+	return dir
 }

@@ -66,7 +66,7 @@ func (p *progress) Finished(r *engine.StepResult) {
 	default:
 		ev = p.log.Debug()
 	}
-	ev = ev.Str("step", r.ID).Str("status", string(r.Status)).Dur("took", r.Duration.Round(time.Millisecond))
+	ev = ev.Str("step", r.ID).Str("status", string(r.Status)).Str("took", r.Duration.Round(time.Millisecond).String())
 	if r.Label != "" {
 		ev = ev.Str("result", r.Label)
 	}

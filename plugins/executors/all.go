@@ -6,4 +6,5 @@ package executors
 // change that a reviewer cannot miss.
 func init() {
 	Register(LocalName, func(cfg Config) (Executor, error) { return NewLocal(cfg) })
+	Register(WineName, func(cfg Config) (Executor, error) { return NewWine(cfg) })
 }

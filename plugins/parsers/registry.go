@@ -19,6 +19,9 @@ type Options struct {
 	// use it to mark tests of a package that failed to build as build-failed,
 	// and expected tests that never reported as missing.
 	Expected []string
+	// Regex declares the pattern of the "regex" parser, which needs one;
+	// the other parsers ignore it.
+	Regex *RegexOptions
 }
 
 // Parser reads one runner's output format.

@@ -76,5 +76,5 @@ repository "undefined" {
   source {
     path = "repo"
   }
-  migrate = ["linux->windows", "darwin->linux"] # ERROR: needs a platform block for "darwin"
+  migrate = ["linux->windows", "darwin->linux"] # WARNING: needs a platform block for "darwin"
 }

@@ -1,0 +1,97 @@
+package testrun
+
+import (
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/schemas"
+)
+
+func fixture(name string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "repos", name)
+}
+
+func TestExpectedTestsFollowBuildConstraints(t *testing.T) {
+	linux, err := expectedTests("go", fixture("fsapi"), "linux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	windows, err := expectedTests("go", fixture("fsapi"), "windows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := func(ids []string, suffix string) bool {
+		for _, id := range ids {
+			if strings.HasPrefix(id, "example.com/fsapi/") && strings.HasSuffix(id, suffix) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(linux) == 0 || len(windows) == 0 {
+		t.Fatalf("no expected tests: linux %v windows %v", linux, windows)
+	}
+	// Tests of the shared file are expected on both; tests in
+	// attrs_unix_test.go only on linux (and the reverse for windows).
+	if !has(linux, "/TestSymlinkResolve") || !has(windows, "/TestSymlinkResolve") {
+		t.Errorf("shared test missing: linux %v windows %v", linux, windows)
+	}
+	if reflect.DeepEqual(linux, windows) {
+		t.Errorf("build-tagged test files should make the lists differ: %v", linux)
+	}
+	if none, _ := expectedTests("rust", fixture("fsapi"), "linux"); none != nil {
+		t.Errorf("non-Go languages list nothing yet, got %v", none)
+	}
+}
+
+func TestMergeEnvKeepsToolchainGOFLAGS(t *testing.T) {
+	got := mergeEnv([]string{"PATH=/bin", "GOFLAGS=-modcacherw"}, map[string]string{"GOFLAGS": "-mod=mod", "A": "1"})
+	want := []string{"PATH=/bin", "GOFLAGS=-modcacherw -mod=mod", "A=1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("mergeEnv = %v, want %v", got, want)
+	}
+}
+
+func TestReplaceWorkDir(t *testing.T) {
+	in := []byte("SF:/tmp/w/repo/a.c\nSF:/tmp/w/repo/b/c.c\nSF:/elsewhere/x.c\n")
+	got := string(replaceWorkDir(in, "/tmp/w/repo"))
+	if got != "SF:$WORK/a.c\nSF:$WORK/b/c.c\nSF:/elsewhere/x.c\n" {
+		t.Errorf("replaceWorkDir = %q", got)
+	}
+}
+
+func TestMarkSkippedAndTimeout(t *testing.T) {
+	results := []schemas.TestResult{{ID: "m/TestA", Status: schemas.StatusPass}, {ID: "m/TestB", Status: schemas.StatusMissing}}
+	got := markSkipped(results, []string{"m/TestA", "m/TestB", "m/TestC"}, []string{"TestB", "TestC"})
+	want := []schemas.TestResult{{ID: "m/TestA", Status: schemas.StatusPass}, {ID: "m/TestB", Status: schemas.StatusSkip}, {ID: "m/TestC", Status: schemas.StatusSkip}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("markSkipped = %v", got)
+	}
+	timedOut := applyOutcome([]schemas.TestResult{{ID: "a", Status: schemas.StatusMissing}, {ID: "b", Status: schemas.StatusPass}}, executors.Result{TimedOut: true})
+	if timedOut[0].Status != schemas.StatusTimeout || timedOut[1].Status != schemas.StatusPass {
+		t.Errorf("applyOutcome = %v", timedOut)
+	}
+}
+
+func TestCommandArgv(t *testing.T) {
+	for _, tc := range []struct {
+		c    Command
+		want []string
+		err  bool
+	}{
+		{Command{Argv: []string{"go", "test"}}, []string{"go", "test"}, false},
+		{Command{Argv: []string{"make check"}, Shell: "bash"}, []string{"bash", "-eo", "pipefail", "-c", "make check"}, false},
+		{Command{}, nil, true},
+		{Command{Argv: []string{"x"}, Shell: "zsh"}, nil, true},
+	} {
+		got, err := tc.c.argv()
+		if (err != nil) != tc.err || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%+v: argv = %v, %v", tc.c, got, err)
+		}
+	}
+}
