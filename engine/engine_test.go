@@ -312,6 +312,9 @@ func TestCorruptTreeMemberIsRepairedWhileReading(t *testing.T) {
 		}
 	}
 	build(t, e, mk()...)
+	if res, err := e.cache.Verify(); err != nil || len(res.Broken)+len(res.Corrupt) != 0 {
+		t.Fatalf("a fresh tree result fails verify: %+v %v", res, err)
+	}
 	// Corrupt a member blob (size kept): the hit check only stats members,
 	// the reader's verification catches it and the producer reruns.
 	blob := filepath.Join(dir, "cas", string(cache.Sum([]byte("hello"))[:2]), string(cache.Sum([]byte("hello"))))

@@ -89,11 +89,11 @@ func (rc *RunContext) PutJSON(name string, v any) error {
 
 // PutTree snapshots dir as a result tree.
 func (rc *RunContext) PutTree(name, dir string, skip cache.SkipFunc) error {
-	d, _, err := rc.cache.PutTree(dir, skip)
+	d, tree, err := rc.cache.PutTree(dir, skip)
 	if err != nil {
 		return err
 	}
-	rc.results = append(rc.results, cache.Output{Name: name, Kind: cache.KindTree, Digest: d})
+	rc.results = append(rc.results, cache.Output{Name: name, Kind: cache.KindTree, Digest: d, Size: int64(len(tree.Encode()))})
 	return nil
 }
 

@@ -112,7 +112,7 @@ func TestTreeRejectsEscapingPaths(t *testing.T) {
 	for _, p := range []string{"../x", "/etc/passwd", "a/../../x", `a\b`, "C:x", ""} {
 		blob, _ := c.PutBytes([]byte("x"))
 		tr := Tree{Entries: []TreeEntry{{Path: p, Mode: 0o644, Digest: blob, Size: 1}}}
-		d, _ := c.PutBytes(tr.encode())
+		d, _ := c.PutBytes(tr.Encode())
 		if err := c.Materialize(d, t.TempDir()); err == nil {
 			t.Errorf("path %q was materialized", p)
 		}

@@ -38,7 +38,7 @@ func (c *Cache) PutTree(dir string, skip SkipFunc) (Digest, *Tree, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	d, err := c.PutBytes(t.encode())
+	d, err := c.PutBytes(t.Encode())
 	return d, t, err
 }
 
@@ -49,7 +49,7 @@ func HashTree(dir string, skip SkipFunc) (Digest, error) {
 	if err != nil {
 		return "", err
 	}
-	return Sum(t.encode()), nil
+	return Sum(t.Encode()), nil
 }
 
 func (c *Cache) walkTree(dir string, skip SkipFunc, store bool) (*Tree, error) {
@@ -134,7 +134,8 @@ func hashFile(p string) (Digest, int64, error) {
 	return hr.digest(), hr.n, nil
 }
 
-func (t *Tree) encode() []byte {
+// Encode is the canonical JSON whose digest names the tree.
+func (t *Tree) Encode() []byte {
 	b, _ := json.Marshal(t) // cannot fail: plain strings and numbers
 	return b
 }

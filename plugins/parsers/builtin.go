@@ -4,10 +4,22 @@ package parsers
 // these names, so they never change once released.
 const (
 	NameGoTestJSON = "go-test-json"
+	NameLibtest    = "libtest"
+	NameJUnit      = "junit"
+	NameCTest      = "ctest"
+	NameTRX        = "trx"
+	NameTAP        = "tap"
+	NameRegex      = "regex"
 )
 
 // Built-ins register here, in one place, so the full set is visible at a
 // glance and no file registers as a hidden side effect.
 func init() {
 	Register(NameGoTestJSON, &GoTestJSON{})
+	Register(NameLibtest, &Libtest{})
+	Register(NameJUnit, &JUnit{})
+	Register(NameCTest, &CTest{})
+	Register(NameTRX, &TRX{})
+	Register(NameTAP, &TAP{})
+	Register(NameRegex, &Regex{})
 }

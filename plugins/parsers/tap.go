@@ -14,27 +14,30 @@ import (
 //
 // A test point ("ok 1 - name # directive", "not ok 2 name") is named by its
 // description, without the "- " before it and with "\#" read as "#"; a test
-// point without description is named by its number. TAP 14 subtests are
-// test points indented by four blanks per level; they come before the test
-// point that closes them, whose name becomes their prefix:
-// "parent/child". "\" in names becomes "/". Two test points with the same
-// name are one id, which keeps the worst status.
+// point without description is named by its number. Subtests are test
+// points indented by four blanks per level; they come before the test point
+// that closes them, whose name becomes their prefix: "parent/child". A
+// subtest that no test point closed keeps the name of its "# Subtest: name"
+// comment. "\" in names becomes "/". Test points with the same name (node
+// runs several files as one stream) are one id, which keeps the worst
+// status.
 //
 //   - "ok" gives pass and "not ok" gives fail.
 //   - A "# SKIP" directive gives skip, whether the test point says ok or
 //     not ok.
-//   - A "# TODO" test is work the author does not expect to pass yet: TAP
+//   - A "# TODO" test is work its author does not expect to pass yet. TAP
 //     does not count its failure as a failure of the suite, and neither does
-//     this parser, which gives it skip (not pass: the test did not pass).
-//     A TODO test that says ok does pass, and gives pass.
+//     this parser: a failing TODO test gives skip (not pass: it did not
+//     pass). A TODO test that says ok does pass, and gives pass.
 //   - Any other text after "#" is a comment ("# time=2ms") and is dropped.
-//   - Numbers within the plan ("1..N", before or after the tests) that no
-//     test point reported give missing, named by number, unless Expected
-//     names the tests. After "Bail out!" the harness stops: those numbers,
-//     and Expected tests never seen, give error instead; a subtest that
-//     was running gives its name (from "# Subtest: name") error.
-//   - YAML diagnostics ("---" to "..."), comments, pragmas and anything else
-//     are ignored.
+//   - Numbers of a plan ("1..N", before or after its tests, at any level)
+//     that no test point reported give missing, named by number ("3", or
+//     "parent/3" in a subtest), unless Expected names the tests.
+//   - After "Bail out!" the harness stops, and so does the parser: the
+//     unreported numbers and the Expected tests never seen give error, and
+//     so does a subtest that was still running.
+//   - YAML diagnostics ("---" to "..." under a test point), comments,
+//     pragmas and anything else are ignored.
 //
 // Expected tests never seen are missing.
 type TAP struct{}
