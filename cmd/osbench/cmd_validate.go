@@ -48,13 +48,12 @@ func newFmtCommand(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				out := manifests.Format(src)
-				if bytes.Equal(src, out) {
+				if bytes.Equal(src, manifests.Format(src)) {
 					continue
 				}
 				unformatted = append(unformatted, f)
 				if !check {
-					if err := os.WriteFile(f, out, 0o644); err != nil {
+					if _, err := manifests.FormatFile(f); err != nil {
 						return err
 					}
 				}

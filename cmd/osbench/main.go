@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // Exit codes.
@@ -25,7 +26,7 @@ func main() {
 
 func run(args []string) int {
 	root := newRootCommand()
-	root.SetArgs(args)
+	root.SetArgs(goStyleFlags(args))
 	err := root.Execute()
 	switch {
 	case err == nil:
@@ -39,4 +40,17 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "osbench:", err)
 		return exitFailure
 	}
+}
+
+// goStyleFlags accepts the single-dash long flags Go tools use (`fmt -check`,
+// like gofmt) by rewriting them to the double-dash form.
+func goStyleFlags(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "-check" || a == "-json" || strings.HasPrefix(a, "-out=") {
+			a = "-" + a
+		}
+		out[i] = a
+	}
+	return out
 }

@@ -63,10 +63,44 @@ func countRan(s string) (bool, error) {
 	return strings.Trim(digits, "0") != "", nil
 }
 
+// reportedLine is one line a report names, kept until its file's path can
+// be resolved.
+type reportedLine struct {
+	number int
+	ran    bool
+}
+
+// maxReportEntries bounds how many line reports (repeats included) one
+// import accepts. lineCollector refuses a report that covers too many
+// distinct lines only once it has read it all; a compressed report could
+// repeat a line billions of times before that.
+const maxReportEntries = 4 * maxReportedLines
+
+// reportCollector is a lineCollector that counts what it is given.
+type reportCollector struct {
+	*lineCollector
+	entries int
+}
+
+func newReportCollector() *reportCollector {
+	return &reportCollector{lineCollector: newLineCollector()}
+}
+
+// addLines records lines [first, last] of path (see lineCollector.add),
+// refusing a report once it has listed more than maxReportEntries.
+func (c *reportCollector) addLines(path string, first, last int, ran bool) error {
+	c.entries++
+	if c.entries > maxReportEntries {
+		return fmt.Errorf("the report lists more than %d lines; refusing it", maxReportEntries)
+	}
+	c.add(path, first, last, ran)
+	return nil
+}
+
 // addFile records that path was compiled, even when the report names no
 // line of it (a header with declarations only): "compiled, nothing to run"
 // is not "not compiled".
-func (c *lineCollector) addFile(path string) {
+func (c *reportCollector) addFile(path string) {
 	if _, ok := c.files[path]; !ok {
 		c.files[path] = &fileRanges{}
 	}

@@ -61,7 +61,9 @@ var wineTools = []string{"wine", "wineboot", "wineserver", mingwCC}
 //   - WINEDEBUG=-all, so Wine's diagnostics never mix with test output;
 //   - WINEDLLOVERRIDES (see wineDLLOverrides);
 //   - WINETEMP and WINETMP, which Windows programs see as TEMP and TMP: the
-//     command's temp directory, so their temp files stay in its WorkDir;
+//     command's temp directory, so their temp files stay in its WorkDir (a
+//     command with neither WorkDir nor TMPDIR gets Windows' fallback, the
+//     user's profile directory in the prefix);
 //   - no DISPLAY: nothing may open a window.
 //
 // After each command every process left in its prefix is killed, including

@@ -48,12 +48,15 @@ var (
 	sharedWineOnce    sync.Once
 	sharedWineFixture *wineFixture
 	sharedWineErr     error
+	// sharedWineState is the fixture's state directory, set as soon as it
+	// exists so that TestMain removes it even when the setup fails.
+	sharedWineState string
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if f := sharedWineFixture; f != nil {
-		if err := os.RemoveAll(f.stateDir); err != nil {
+	if sharedWineState != "" {
+		if err := os.RemoveAll(sharedWineState); err != nil {
 			fmt.Fprintln(os.Stderr, "removing the Wine tests' state:", err)
 		}
 	}
@@ -81,8 +84,8 @@ func newWineFixture(t *testing.T) (*wineFixture, error) {
 	if err != nil {
 		return nil, err
 	}
+	sharedWineState = stateDir
 	f := &wineFixture{stateDir: stateDir}
-	sharedWineFixture = f // removed by TestMain even if setup fails below
 	if err := os.Chmod(stateDir, 0o755); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ package fsapi
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,4 +92,32 @@ func Resolve(path string) (string, error) {
 		return "", fmt.Errorf("fsapi: resolve %s: %w", path, err)
 	}
 	return resolved, nil
+}
+
+// FindEntry returns the entry of dir that is the file at path, however path
+// names it (through "..", a relative path or a hard link). Entries are
+// matched by file identity (os.SameFile), not by name. A file that dir does
+// not list is an error wrapping fs.ErrNotExist.
+func FindEntry(dir, path string) (fs.DirEntry, error) {
+	want, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("fsapi: find %s in %s: %w", path, dir, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("fsapi: find %s in %s: %w", path, dir, err)
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since the listing
+		}
+		if err != nil {
+			return nil, fmt.Errorf("fsapi: find %s in %s: %w", path, dir, err)
+		}
+		if os.SameFile(info, want) {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("fsapi: find %s in %s: %w", path, dir, fs.ErrNotExist)
 }

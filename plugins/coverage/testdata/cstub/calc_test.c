@@ -1,5 +1,5 @@
-/* The stub's test driver: exits 0 when every check holds. */
-#include <stdio.h>
+/* The stub's test driver: exits 0 when every check holds. It prints
+ * nothing, so that no library header with inline code joins the report. */
 #include <string.h>
 
 #include "calc/calc.h"
@@ -15,9 +15,11 @@ int main(void) {
     if (twice(4) != 8) {
         failures++;
     }
+    if (guarded(3) != 3) {
+        failures++;
+    }
     if (strlen(path_separator()) != 1) {
         failures++;
     }
-    printf("%d failures\n", failures);
     return failures != 0;
 }
