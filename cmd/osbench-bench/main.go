@@ -47,6 +47,11 @@ func run(nRepos int, keep bool) error {
 	if err != nil {
 		return err
 	}
+	// Test commands run as an unprivileged user under root; it must reach
+	// the work dirs under the caches kept here.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
 	if !keep {
 		defer os.RemoveAll(tmp)
 	} else {

@@ -66,14 +66,17 @@ func (p *progress) Finished(r *engine.StepResult) {
 	default:
 		ev = p.log.Debug()
 	}
-	ev = ev.Str("step", r.ID).Str("status", string(r.Status)).Str("took", r.Duration.Round(time.Millisecond).String())
+	ev = ev.Str("step", r.ID).Str("status", string(r.Status))
+	if r.Duration > 0 {
+		ev = ev.Str("took", r.Duration.Round(time.Millisecond).String())
+	}
 	if r.Label != "" {
 		ev = ev.Str("result", r.Label)
 	}
 	if r.Reason != "" {
 		ev = ev.Str("reason", r.Reason)
 	}
-	ev.Msg("")
+	ev.Msg(string(r.Status) + " " + r.ID)
 }
 
 // describe shows the oldest running step and the hit count.

@@ -4,10 +4,18 @@ package coverage
 // these names, so they never change once released.
 const (
 	NameGoCoverprofile = "go-coverprofile"
+	NameLcov           = "lcov"
+	NameGcov           = "gcov"
+	NameCobertura      = "cobertura"
+	NameLLVMJSON       = "llvm-json"
 )
 
 // Built-ins register here, in one place, so the full set is visible at a
 // glance and no file registers as a hidden side effect.
 func init() {
 	Register(NameGoCoverprofile, &GoCoverprofile{})
+	Register(NameLcov, &Lcov{})
+	Register(NameGcov, &Gcov{})
+	Register(NameCobertura, &Cobertura{})
+	Register(NameLLVMJSON, &LLVMJSON{})
 }
