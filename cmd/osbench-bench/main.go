@@ -160,6 +160,9 @@ func plainScript(root, dir string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
 	env := append(os.Environ(), "GOCACHE="+filepath.Join(dir, "gocache"), "GOFLAGS=-modcacherw", "GOTOOLCHAIN=go1.26.8")
 	start := time.Now()
 	for _, gomod := range fixtures {

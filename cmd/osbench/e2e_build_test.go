@@ -172,6 +172,59 @@ func freshManifest(t *testing.T, dir, example, name string) string {
 	return out
 }
 
+// startAndWaitForTest starts a build of manifests and returns once a test
+// step's work dir holds the repository.
+func startAndWaitForTest(t *testing.T, cacheDir, manifests string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(osbenchBin, "--cache-dir", cacheDir, "build", manifests)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(cacheDir, "work", "*test*", "repo", "go.mod")); len(m) > 0 {
+			return cmd, &logs
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("test step never started:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestInterruptStopsCleanly sends Ctrl-C (SIGINT) during a test step: the
+// build stops with the step canceled, records nothing for it, leaves no work
+// dir behind, and the next build runs it.
+func TestInterruptStopsCleanly(t *testing.T) {
+	requireCorpus(t)
+	dir := reachableTempDir(t)
+	manifests := freshManifest(t, filepath.Join(dir, "m"), "fsapi", "fsapi-interrupt")
+	cacheDir := filepath.Join(dir, "cache")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	cmd, logs := startAndWaitForTest(t, cacheDir, manifests)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("interrupted build: %v\n%s", err, logs.String())
+	}
+	if !strings.Contains(logs.String(), "canceled") {
+		t.Errorf("summary does not mention the canceled step:\n%s", logs.String())
+	}
+	if m, _ := filepath.Glob(filepath.Join(cacheDir, "work", "*")); len(m) != 0 {
+		t.Errorf("work dirs left behind: %v", m)
+	}
+	stdout, stderr, code := runOsbench(t, cacheDir, "build", manifests)
+	if code != 0 || !strings.Contains(stderr, "ran fsapi-interrupt/linux/test") {
+		t.Errorf("rerun: exit %d, %s\n%s", code, lastLine(stdout), stderr)
+	}
+}
+
 // TestKillMidRunThenRerun SIGKILLs a build while its test step runs; the
 // rerun completes and exports exactly what an uninterrupted build does.
 func TestKillMidRunThenRerun(t *testing.T) {
@@ -182,25 +235,7 @@ func TestKillMidRunThenRerun(t *testing.T) {
 	if err := copyCache(cacheDir); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(osbenchBin, "--cache-dir", cacheDir, "build", manifests)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait until a test step's work dir holds the repository, then kill.
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(cacheDir, "work", "*test*", "repo", "go.mod")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("test step never started:\n%s", logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	cmd, _ := startAndWaitForTest(t, cacheDir, manifests)
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Wait()
 

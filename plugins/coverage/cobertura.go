@@ -106,7 +106,7 @@ func (*Cobertura) Import(r io.Reader, opts Options) ([]schemas.FileCoverage, err
 			}
 		}
 	}
-	// A report cut short, or classes with no <coverage> around them.
+	// Classes with no <coverage> around them.
 	if err := addCoberturaFiles(collected, opts.Root, sources, pending); err != nil {
 		return nil, fail(err)
 	}

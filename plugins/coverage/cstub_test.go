@@ -51,14 +51,15 @@ func TestCStubGolden(t *testing.T) {
 			got := importFile(t, in.importer, in.file, Options{Root: cstubRoot})
 			checkCoverage(t, got)
 			checkCoverageGolden(t, got, in.file+".golden.json")
-			checkCStubFacts(t, got)
+			checkCStubFacts(t, got, strings.Contains(in.file, "mingw"))
 		})
 	}
 }
 
 // checkCStubFacts pins what the stub was written to show, whatever the
-// tool, so that a wrong golden file cannot be accepted by accident.
-func checkCStubFacts(t *testing.T, got []schemas.FileCoverage) {
+// tool, so that a wrong golden file cannot be accepted by accident. On
+// Windows the _WIN32 branch is compiled and runs instead of the other.
+func checkCStubFacts(t *testing.T, got []schemas.FileCoverage, windows bool) {
 	t.Helper()
 	byPath := map[string]schemas.FileCoverage{}
 	for _, fc := range got {
@@ -72,7 +73,11 @@ func checkCStubFacts(t *testing.T, got []schemas.FileCoverage) {
 	calc := byPath["calc/calc.c"]
 	ran := func(line int) bool { return slices.Contains(calc.Executed, line) }
 	instrumented := func(line int) bool { return slices.Contains(calc.Instrumented, line) }
-	for _, line := range []int{6, 11, 16, 23} { // add, classify's two returns, the #else branch
+	thisOS, otherOS := 23, 21 // path_separator's #else and #ifdef _WIN32 branches
+	if windows {
+		thisOS, otherOS = otherOS, thisOS
+	}
+	for _, line := range []int{6, 11, 16, thisOS} { // add, classify's two returns
 		if !ran(line) {
 			t.Errorf("calc/calc.c:%d did not run; executed = %v", line, calc.Executed)
 		}
@@ -82,8 +87,8 @@ func checkCStubFacts(t *testing.T, got []schemas.FileCoverage) {
 			t.Errorf("calc/calc.c:%d should be instrumented and not executed", line)
 		}
 	}
-	if instrumented(21) { // the _WIN32 branch is not compiled on Linux
-		t.Errorf("calc/calc.c:21 (the _WIN32 branch) is instrumented")
+	if instrumented(otherOS) {
+		t.Errorf("calc/calc.c:%d, compiled for the other OS only, is instrumented", otherOS)
 	}
 	guard := byPath["calc/guard.cc"]
 	if slices.Contains(guard.Executed, 9) { // the throw
@@ -154,6 +159,9 @@ func respell(t *testing.T, data []byte, isJSON, isGzip bool, prefix string, back
 	t.Helper()
 	if isGzip {
 		data = gunzip(t, data)
+	}
+	if !stubPath.Match(data) {
+		t.Skipf("the report names no absolute path (gcovr 5 writes its sources as \".\"): nothing to respell")
 	}
 	out := stubPath.ReplaceAllFunc(data, func(m []byte) []byte {
 		p := prefix + string(m[len(cstubRoot):])

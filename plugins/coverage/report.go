@@ -73,25 +73,25 @@ type reportedLine struct {
 // maxReportEntries bounds how many line reports (repeats included) one
 // import accepts. lineCollector refuses a report that covers too many
 // distinct lines only once it has read it all; a compressed report could
-// repeat a line billions of times before that.
-const maxReportEntries = 4 * maxReportedLines
+// repeat one line billions of times before that.
+const maxReportEntries = 2 * maxReportedLines
 
 // reportCollector is a lineCollector that counts what it is given.
 type reportCollector struct {
 	*lineCollector
-	entries int
+	entries, limit int
 }
 
 func newReportCollector() *reportCollector {
-	return &reportCollector{lineCollector: newLineCollector()}
+	return &reportCollector{lineCollector: newLineCollector(), limit: maxReportEntries}
 }
 
 // addLines records lines [first, last] of path (see lineCollector.add),
-// refusing a report once it has listed more than maxReportEntries.
+// refusing a report once it has listed more than its limit.
 func (c *reportCollector) addLines(path string, first, last int, ran bool) error {
 	c.entries++
-	if c.entries > maxReportEntries {
-		return fmt.Errorf("the report lists more than %d lines; refusing it", maxReportEntries)
+	if c.entries > c.limit {
+		return fmt.Errorf("the report lists more than %d lines; refusing it", c.limit)
 	}
 	c.add(path, first, last, ran)
 	return nil

@@ -21,7 +21,7 @@ const WineName = "wine"
 const (
 	defaultWineInitTimeout = 5 * time.Minute
 	// wineCleanupTimeout bounds the kill of a prefix's wineserver after a
-	// command; it takes milliseconds when anything works at all.
+	// command, which takes under a second when Wine works at all.
 	wineCleanupTimeout = 30 * time.Second
 	wineLeaseRetry     = 200 * time.Millisecond
 )
@@ -235,10 +235,14 @@ func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
 // stopPrefix kills whatever is left in the prefix of a command that has
 // ended: the wineserver and the Windows service processes (services.exe,
 // winedevice.exe, plugplay.exe ...) start their own sessions, so the kill
-// of the command's process group misses them. Left alone they would end a
-// moment after the last Windows program, or never, when a killed program
-// left the server waiting. It runs even when ctx is done: that is when
-// leftovers are most likely.
+// of the command's process group misses them. Left alone they end a second
+// or two after the last Windows program (measured with Wine 8, after normal
+// exits and after timeouts), which is after Run returned and the prefix
+// went to the next command; that command, with another TMPDIR, would start
+// a second wineserver beside the dying one. `wineserver -k` takes under a
+// second and leaves nothing; killing the wineserver alone (-k9) is worse
+// than nothing, as the service processes then never exit. stopPrefix runs
+// even when ctx is done: that is when leftovers are most likely.
 func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wineCleanupTimeout)
 	defer cancel()
@@ -251,8 +255,8 @@ func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd) error {
 	}
 	var output tailBuffer
 	res, err := w.runner.Run(ctx, Cmd{
-		// -k exits with 1 when no wineserver runs, which is the
-		// common case: it ends by itself after the last program.
+		// -k exits with 1 when no wineserver runs (the command
+		// started no Windows program).
 		Argv:   []string{"wineserver", "-k"},
 		Dir:    envValue(cmd.Env, "WINEPREFIX"),
 		Env:    env,
