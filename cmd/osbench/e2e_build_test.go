@@ -59,56 +59,99 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 }
 
 // TestExportedArtifactsAreValidAndShowPlatformCode checks every exported
-// tests.json and coverage.json against its schema, and that the Linux run
-// executed Linux-side code and not Windows-side code of each fixture.
+// tests.json and coverage.json against its schema; that each platform
+// executed its own platform code and not the other's; and that a test has
+// the same id on both platforms.
 func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 	_, out := exportCorpus(t)
 	testsSchema, covSchema := compileSchema(t, "tests"), compileSchema(t, "coverage")
+	type run struct {
+		tests map[string]schemas.Status
+		cov   map[string]schemas.FileCoverage
+	}
 	for _, repo := range []string{"pathsep", "fsapi", "lineend"} {
-		dir := filepath.Join(out, "runs", repo, "linux")
-		for file, schema := range map[string]*jsonschema.Schema{"tests.json": testsSchema, "coverage.json": covSchema} {
-			b, err := os.ReadFile(filepath.Join(dir, file))
-			if err != nil {
-				t.Fatal(err)
+		runs := map[string]run{}
+		for _, platform := range []string{"linux", "windows"} {
+			dir := filepath.Join(out, "runs", repo, platform)
+			for file, schema := range map[string]*jsonschema.Schema{"tests.json": testsSchema, "coverage.json": covSchema} {
+				b, err := os.ReadFile(filepath.Join(dir, file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := schema.Validate(inst); err != nil {
+					t.Errorf("%s/%s/%s invalid: %v", repo, platform, file, err)
+				}
 			}
-			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-			if err != nil {
-				t.Fatal(err)
+			var tr schemas.TestResults
+			readJSON(t, filepath.Join(dir, "tests.json"), &tr)
+			var cov schemas.Coverage
+			readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
+			r := run{tests: map[string]schemas.Status{}, cov: map[string]schemas.FileCoverage{}}
+			for _, x := range tr.Tests {
+				r.tests[x.ID] = x.Status
+				if x.Status != schemas.StatusPass && x.Status != schemas.StatusSkip {
+					t.Errorf("%s: %s is %s on %s", repo, x.ID, x.Status, platform)
+				}
 			}
-			if err := schema.Validate(inst); err != nil {
-				t.Errorf("%s/%s invalid: %v", repo, file, err)
+			for _, f := range cov.Files {
+				r.cov[f.Path] = f
+			}
+			if len(r.tests) == 0 || len(r.cov) == 0 {
+				t.Fatalf("%s/%s: no tests or no coverage", repo, platform)
+			}
+			runs[platform] = r
+		}
+		linux, windows := runs["linux"], runs["windows"]
+		// Same ids: every test outside build-tagged test files runs on both.
+		common := 0
+		for id := range windows.tests {
+			if _, ok := linux.tests[id]; ok {
+				common++
+			} else if repo != "fsapi" {
+				t.Errorf("%s: %s reported on windows only", repo, id)
 			}
 		}
-		var tr schemas.TestResults
-		readJSON(t, filepath.Join(dir, "tests.json"), &tr)
-		if len(tr.Tests) == 0 {
-			t.Errorf("%s: no tests", repo)
+		if common == 0 {
+			t.Errorf("%s: no test id in common between linux and windows", repo)
 		}
-		for _, r := range tr.Tests {
-			if r.Status != schemas.StatusPass && r.Status != schemas.StatusSkip {
-				t.Errorf("%s: %s is %s on linux", repo, r.ID, r.Status)
-			}
-		}
-		var cov schemas.Coverage
-		readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
-		files := map[string]schemas.FileCoverage{}
-		for _, f := range cov.Files {
-			files[f.Path] = f
-		}
-		if _, ok := files["attrs_windows.go"]; ok {
-			t.Errorf("%s: a Windows-only file appears as compiled on linux", repo)
+		// Each platform executed lines the other did not.
+		winOnly, linuxOnly := onlyIn(windows.cov, linux.cov), onlyIn(linux.cov, windows.cov)
+		if len(winOnly) == 0 || len(linuxOnly) == 0 {
+			t.Errorf("%s: windows-only lines %v, linux-only lines %v", repo, winOnly, linuxOnly)
 		}
 		if repo == "fsapi" {
-			if f, ok := files["attrs_unix.go"]; !ok || len(f.Executed) == 0 {
-				t.Errorf("fsapi: attrs_unix.go not executed on linux: %+v", f)
+			if _, ok := linux.cov["attrs_windows.go"]; ok {
+				t.Errorf("fsapi: attrs_windows.go compiled on linux")
 			}
-		}
-		for _, f := range cov.Files {
-			if strings.Contains(f.Path, "\\") || filepath.IsAbs(f.Path) {
-				t.Errorf("%s: path not repo-relative: %s", repo, f.Path)
+			if _, ok := windows.cov["attrs_unix.go"]; ok {
+				t.Errorf("fsapi: attrs_unix.go compiled on windows")
+			}
+			if len(winOnly["attrs_windows.go"]) == 0 || len(linuxOnly["attrs_unix.go"]) == 0 {
+				t.Errorf("fsapi: build-tagged files not executed on their platform: %v / %v", winOnly, linuxOnly)
 			}
 		}
 	}
+}
+
+// onlyIn lists, per file, lines executed in a and not in b.
+func onlyIn(a, b map[string]schemas.FileCoverage) map[string][]int {
+	out := map[string][]int{}
+	for path, f := range a {
+		seen := map[int]bool{}
+		for _, l := range b[path].Executed {
+			seen[l] = true
+		}
+		for _, l := range f.Executed {
+			if !seen[l] {
+				out[path] = append(out[path], l)
+			}
+		}
+	}
+	return out
 }
 
 func readJSON(t *testing.T, p string, v any) {
@@ -176,7 +219,7 @@ func freshManifest(t *testing.T, dir, example, name string) string {
 // step's work dir holds the repository.
 func startAndWaitForTest(t *testing.T, cacheDir, manifests string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	cmd := exec.Command(osbenchBin, "--cache-dir", cacheDir, "build", manifests)
+	cmd := exec.Command(osbenchBin, "--cache-dir", cacheDir, "--platform", "linux", "build", manifests)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -219,7 +262,7 @@ func TestInterruptStopsCleanly(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(cacheDir, "work", "*")); len(m) != 0 {
 		t.Errorf("work dirs left behind: %v", m)
 	}
-	stdout, stderr, code := runOsbench(t, cacheDir, "build", manifests)
+	stdout, stderr, code := runOsbench(t, cacheDir, "--platform", "linux", "build", manifests)
 	if code != 0 || !strings.Contains(stderr, "ran fsapi-interrupt/linux/test") {
 		t.Errorf("rerun: exit %d, %s\n%s", code, lastLine(stdout), stderr)
 	}
@@ -240,7 +283,7 @@ func TestKillMidRunThenRerun(t *testing.T) {
 	cmd.Wait()
 
 	out1 := filepath.Join(dir, "out1")
-	stdout, stderr, code := runOsbench(t, cacheDir, "build", manifests, "--out", out1)
+	stdout, stderr, code := runOsbench(t, cacheDir, "--platform", "linux", "build", manifests, "--out", out1)
 	if code != 0 {
 		t.Fatalf("rerun after kill: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -252,7 +295,7 @@ func TestKillMidRunThenRerun(t *testing.T) {
 	os.MkdirAll(clean, 0o755)
 	os.Symlink(filepath.Join(corpusCache, "state"), filepath.Join(clean, "state"))
 	out2 := filepath.Join(dir, "out2")
-	if _, stderr, code := runOsbench(t, clean, "build", manifests, "--out", out2); code != 0 {
+	if _, stderr, code := runOsbench(t, clean, "--platform", "linux", "build", manifests, "--out", out2); code != 0 {
 		t.Fatalf("clean build: exit %d\n%s", code, stderr)
 	}
 	sameFiles(t, snapshotDir(t, out2), snapshotDir(t, out1))
@@ -278,7 +321,7 @@ func TestConcurrentBuildsShareACache(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			stdout, stderr, code := runOsbench(t, cacheDir, "build", manifests, "--out", outs[i])
+			stdout, stderr, code := runOsbench(t, cacheDir, "--platform", "linux", "build", manifests, "--out", outs[i])
 			if code != 0 || !strings.Contains(lastLine(stdout), "0 failed") {
 				errs[i] = fmt.Sprintf("exit %d: %s\n%s", code, lastLine(stdout), stderr)
 			}
@@ -318,7 +361,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(lastLine(stdout), "11 cached, 1 ran") {
+	if !strings.Contains(lastLine(stdout), "20 cached, 1 ran") {
 		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
 	}
 	sameFiles(t, want, snapshotDir(t, out2))
@@ -361,7 +404,7 @@ func TestGitSourceThroughMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	stdout, stderr, code := runOsbench(t, cacheDir, "build", mdir, "--out", out, "--log-format", "json")
+	stdout, stderr, code := runOsbench(t, cacheDir, "--platform", "linux", "build", mdir, "--out", out, "--log-format", "json")
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -374,7 +417,7 @@ func TestGitSourceThroughMirror(t *testing.T) {
 	// cache emptied, the checkout reruns from the mirror alone.
 	os.Rename(origin, origin+".gone")
 	os.RemoveAll(filepath.Join(cacheDir, "ac"))
-	stdout, stderr, code = runOsbench(t, cacheDir, "build", mdir)
+	stdout, stderr, code = runOsbench(t, cacheDir, "--platform", "linux", "build", mdir)
 	if code != 0 {
 		t.Fatalf("rebuild without origin: exit %d\n%s", code, stderr)
 	}

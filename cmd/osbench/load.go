@@ -71,11 +71,17 @@ func loadManifests(args []string, stderr io.Writer) (*manifests.Set, error) {
 
 // loadGraph loads manifests and compiles them into the step graph.
 func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer) (*engine.Graph, error) {
+	for _, p := range g.platforms {
+		if p != "linux" && p != "windows" && p != "darwin" {
+			return nil, usageError{fmt.Errorf("--platform %q: want linux, windows or darwin", p)}
+		}
+	}
 	set, err := loadManifests(args, stderr)
 	if err != nil {
 		return nil, err
 	}
 	steps, err := compile.Compile(ctx, set, compile.Options{
+		Platforms: g.platforms,
 		ExecutorState: func(name string) (string, error) {
 			dir := filepath.Join(g.cacheDir, "state", "executors", name)
 			return dir, os.MkdirAll(dir, 0o755)

@@ -25,6 +25,7 @@ type globals struct {
 	logFormat string
 	logLevel  string
 	jobs      int
+	platforms []string
 	log       zerolog.Logger
 }
 
@@ -53,6 +54,7 @@ func newRootCommand() *cobra.Command {
 	pf.StringVar(&g.logFormat, "log-format", "console", "log format: console or json")
 	pf.StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
+	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newCacheCommand(g), newSchemaCommand(g),

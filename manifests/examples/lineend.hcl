@@ -13,4 +13,8 @@ repository "lineend" {
       timeout = "5m"
     }
   }
+
+  platform "windows" {
+    toolchain = "go1.25.0"
+  }
 }

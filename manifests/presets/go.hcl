@@ -43,4 +43,44 @@ preset "go" {
       path   = "coverage.out"
     }
   }
+
+  # Windows. On a Linux host the wine executor runs it: the go command runs
+  # natively and cross-compiles (GOOS=windows), and each test binary runs
+  # under Wine through the go_windows_amd64_exec launcher the executor puts
+  # on PATH — so this block has nothing Wine-specific and runs unchanged on
+  # a real Windows host with executor = "local".
+  platform "windows" {
+    executor = "wine"
+    # Pinned to Go 1.25: under Wine 8, Go 1.26's os.RemoveAll fails
+    # ("unlinkat ...: Invalid function"), which breaks t.TempDir cleanup in
+    # most suites, while go1.25.x passes.
+    toolchain = "go1.25.0"
+    env = {
+      GOOS        = "windows"
+      GOARCH      = "amd64"
+      CGO_ENABLED = "0"
+    }
+
+    test {
+      # The same flags as on Linux, for the same reasons; see above.
+      command = concat(
+        [
+          "go", "test", "-count=1", "-json", "-vet=off", "-timeout=${timeout}",
+          "-covermode=set", "-coverpkg=./...", "-coverprofile=${coverage_file}",
+        ],
+        skip_args,
+        ["./..."],
+      )
+      parser     = "go-test-json"
+      # Every Windows test binary pays Wine's start-up (about 2 s), and file
+      # creation is several times slower than on Linux.
+      timeout    = "20m"
+      skip_style = "go"
+    }
+
+    coverage {
+      format = "go-coverprofile"
+      path   = "coverage.out"
+    }
+  }
 }

@@ -199,7 +199,11 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	}
 	defer lease.release()
 
-	env := append(slices.Clone(cmd.Env), wineBaseEnv(lease.prefix)...)
+	launchers := filepath.Join(w.stateDir, "bin")
+	if err := ensureLaunchers(launchers); err != nil {
+		return notRun, fmt.Errorf("wine executor: launchers: %w", err)
+	}
+	env := prependPath(append(slices.Clone(cmd.Env), wineBaseEnv(lease.prefix)...), launchers)
 	if tmp, ok := commandTempDir(cmd); ok {
 		env = append(env, "WINETEMP="+windowsPath(tmp), "WINETMP="+windowsPath(tmp))
 	}

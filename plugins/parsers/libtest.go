@@ -234,19 +234,18 @@ func libtestBinaryKey(line string) (string, bool) {
 		}
 		switch {
 		case source == "unittests":
-			return "unittests/" + binaryName(binary), true
+			name := binaryName(binary)
+			return "unittests/" + name, name != ""
 		case strings.HasPrefix(source, "unittests "):
 			source = strings.TrimPrefix(source, "unittests ")
 		}
-		if source == "" {
-			return "", false
-		}
-		return slashPath(source), true
+		return slashPath(source), source != ""
 	}
 	if strings.ContainsAny(rest, " \t") {
-		return "", false // a binary path alone, as cargo before 1.52 printed it
+		return "", false // not a binary path alone, as cargo before 1.52 printed it
 	}
-	return binaryName(rest), true
+	name := binaryName(rest)
+	return name, name != ""
 }
 
 // isLibtestRunning recognises the line a test binary starts with:

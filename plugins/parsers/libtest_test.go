@@ -305,6 +305,8 @@ var libtestCases = []parserCase{
 			"     Running unittests  (x)",
 			"     Running unittests src/lib.rs ()",
 			"     Running two words",
+			"     Running unittests (target/debug/deps/)",
+			"     Running target/debug/deps/",
 			"   Doc-tests ",
 			"running many tests",
 			"test no separator",

@@ -25,6 +25,9 @@ type Options struct {
 	// ExecutorState returns the state directory of the named executor (the
 	// same one the steps use), so fingerprints can be taken.
 	ExecutorState func(name string) (string, error)
+	// Platforms, when not empty, keeps only these platforms' steps (an
+	// operator on a machine that cannot run the others).
+	Platforms []string
 }
 
 // Step IDs are "<repository>/checkout" and "<repository>/<platform>/<kind>".
@@ -76,6 +79,9 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 	}
 	steps := []*engine.Step{co}
 	for _, p := range r.Platforms {
+		if !c.wanted(p.Name) {
+			continue
+		}
 		ps, err := c.platform(ctx, r, p)
 		if err != nil {
 			return nil, err
@@ -151,6 +157,18 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		})
 	}
 	return steps, nil
+}
+
+func (c *compiler) wanted(platform string) bool {
+	if len(c.opts.Platforms) == 0 {
+		return true
+	}
+	for _, p := range c.opts.Platforms {
+		if p == platform {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, error) {
