@@ -137,6 +137,9 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 			{Name: "skip", Value: nonNilList(p.Test.Skip), Source: at("test.skip")},
 		},
 	}
+	if re := p.Test.Regex; re != nil {
+		test.Config = append(test.Config, engine.Field{Name: "regex", Value: &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}, Source: at("test.regex")})
+	}
 	if p.Build != nil {
 		b := command(*p.Build)
 		test.Config = append(test.Config, engine.Field{Name: "build", Value: &b, Source: at("build.command")})

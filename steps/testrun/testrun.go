@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -45,11 +46,18 @@ type Config struct {
 	Test       Command           `json:"test"`
 	Timeout    string            `json:"timeout"` // Go duration
 	Parser     string            `json:"parser"`
+	Regex      *Regex            `json:"regex,omitempty"` // only for parser "regex"
 	Skip       []string          `json:"skip"`
 	Coverage   string            `json:"coverage_file,omitempty"` // relative to the repository root
 	// Run numbers repeated runs of the same suite (flake detection); it only
 	// makes their keys differ.
 	Run int `json:"run,omitempty"`
+}
+
+// Regex is a manifest-declared line parser.
+type Regex struct {
+	Pattern  string            `json:"pattern"`
+	Statuses map[string]string `json:"statuses"`
 }
 
 // Command is an argv, or a script for an explicit shell.
@@ -147,7 +155,11 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			return err
 		}
 		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
-		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), parsers.Options{Expected: expected})
+		opts := parsers.Options{Expected: expected}
+		if cfg.Regex != nil {
+			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
+		}
+		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), opts)
 		if err != nil {
 			logw.Close()
 			return fmt.Errorf("parse %s output: %w", cfg.Parser, err)
@@ -224,13 +236,25 @@ func mergeEnv(base []string, extra map[string]string) []string {
 }
 
 // replaceWorkDir swaps every spelling of the repo's absolute path for
-// WorkToken. Coverage tools write absolute paths; without this a rerun in
-// another scratch dir would never hit early cutoff.
+// WorkToken: the host's, and Wine's view of it through drive Z: (with either
+// separator, either case of the drive letter, and JSON-escaped backslashes).
+// Coverage tools write absolute paths; without this a rerun in another
+// scratch dir would never hit early cutoff.
 func replaceWorkDir(b []byte, repo string) []byte {
 	if len(b) == 0 {
 		return b
 	}
-	for _, form := range []string{repo, filepath.ToSlash(repo)} {
+	slash := filepath.ToSlash(repo)
+	back := strings.ReplaceAll(slash, "/", `\`)
+	forms := []string{repo, slash}
+	if strings.HasPrefix(slash, "/") {
+		for _, drive := range []string{"Z:", "z:"} {
+			forms = append(forms, drive+back, drive+slash, drive+strings.ReplaceAll(back, `\`, `\\`))
+		}
+	}
+	// Longest first, so a form is never cut by a shorter one it contains.
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	for _, form := range forms {
 		b = bytes.ReplaceAll(b, []byte(form), []byte(WorkToken))
 	}
 	return b

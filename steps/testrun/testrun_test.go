@@ -63,6 +63,11 @@ func TestReplaceWorkDir(t *testing.T) {
 	if got != "SF:$WORK/a.c\nSF:$WORK/b/c.c\nSF:/elsewhere/x.c\n" {
 		t.Errorf("replaceWorkDir = %q", got)
 	}
+	wine := `SF:Z:\tmp\w\repo\a.c` + "\n" + `{"file":"z:/tmp/w/repo/b.c"}` + "\n" + `{"file":"Z:\\tmp\\w\\repo\\c.c"}`
+	got = string(replaceWorkDir([]byte(wine), "/tmp/w/repo"))
+	if got != `SF:$WORK\a.c`+"\n"+`{"file":"$WORK/b.c"}`+"\n"+`{"file":"$WORK\\c.c"}` {
+		t.Errorf("replaceWorkDir(wine) = %q", got)
+	}
 }
 
 func TestMarkSkippedAndTimeout(t *testing.T) {

@@ -1,7 +1,9 @@
 // Package toolchain is the "toolchain" step kind: it resolves a pinned
 // language toolchain on a platform and records its fingerprint (for Go, the
-// output of `go version` under GOTOOLCHAIN=goX.Y.Z). The fingerprint is a
-// result, so every step that consumes it is keyed by the exact toolchain.
+// output of `go version` under GOTOOLCHAIN=goX.Y.Z; for C and Rust, the
+// versions of the installed compilers, build tools and Wine, see probes).
+// The fingerprint is a result, so every step that consumes it is keyed by
+// the exact toolchain.
 //
 // It also owns the environment a toolchain needs (Env), so the test step
 // and this one agree on where tool caches live.
@@ -27,8 +29,8 @@ const Kind = "toolchain"
 
 // Config is the toolchain step's configuration.
 type Config struct {
-	Language string `json:"language"` // "go"; other languages record their tool versions later
-	Version  string `json:"version"`  // "go1.25.0"
+	Language string `json:"language"` // "go", "c", "rust", "csharp"
+	Version  string `json:"version"`  // "go1.25.0"; for other languages a version the compiler must report, or ""
 	Platform string `json:"platform"`
 	Executor string `json:"executor"`
 	User     string `json:"user"`
@@ -49,15 +51,16 @@ type kind struct{}
 func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
-	if cfg.Language != "go" {
-		// Languages without a version switch record what they were asked for.
+	ps, probed := probesFor(cfg.Language, cfg.Platform)
+	if cfg.Language != "go" && !probed {
+		// A language osbench knows no tools of records what it was asked for.
 		rc.SetLabel(cfg.Version)
 		return rc.PutBytes("fingerprint", []byte(cfg.Language+" "+cfg.Version+"\n"))
 	}
@@ -68,6 +71,16 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	env, writable, err := Env(rc, cfg.Language, cfg.Version, cfg.Platform)
 	if err != nil {
 		return err
+	}
+	if cfg.Language != "go" {
+		fp, err := fingerprintTools(ctx, ex, executors.Cmd{
+			Env: env, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
+		}, ps, cfg.Version)
+		if err != nil {
+			return fmt.Errorf("%s toolchain on %s: %w", cfg.Language, cfg.Platform, err)
+		}
+		rc.SetLabel(summary(fp))
+		return rc.PutBytes("fingerprint", []byte(fp))
 	}
 	var out, errb bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{

@@ -1,0 +1,203 @@
+package toolchain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/plugins/executors"
+)
+
+// scriptedExecutor answers each command from a table keyed by its argv,
+// and records what it was asked to run.
+type scriptedExecutor struct {
+	answers map[string]scriptedAnswer
+	ran     []executors.Cmd
+}
+
+type scriptedAnswer struct {
+	stdout, stderr string
+	exit           int
+	err            error
+}
+
+func (s *scriptedExecutor) Name() string     { return "scripted" }
+func (s *scriptedExecutor) Platform() string { return "linux" }
+func (s *scriptedExecutor) Fingerprint(context.Context, string) (string, error) {
+	return "scripted", nil
+}
+
+func (s *scriptedExecutor) Run(_ context.Context, cmd executors.Cmd) (executors.Result, error) {
+	s.ran = append(s.ran, cmd)
+	a, ok := s.answers[strings.Join(cmd.Argv, " ")]
+	if !ok {
+		return executors.Result{ExitCode: 127}, nil
+	}
+	fmt.Fprint(cmd.Stdout, a.stdout)
+	fmt.Fprint(cmd.Stderr, a.stderr)
+	return executors.Result{ExitCode: a.exit}, a.err
+}
+
+// installed are the tool answers of a Debian 12 machine.
+var installed = map[string]scriptedAnswer{
+	"gcc -dumpfullversion":                {stdout: "12.2.0\n"},
+	"cmake --version":                     {stdout: "cmake version 3.25.1\n\nCMake suite maintained and supported by Kitware (kitware.com/cmake).\n"},
+	"x86_64-w64-mingw32-gcc -dumpversion": {stdout: "12-win32\n"},
+	"wine --version":                      {stdout: "wine-8.0 (Debian 8.0~repack-4)\n"},
+	"rustc --version":                     {stdout: "rustc 1.63.0\n"},
+	"cargo --version":                     {stdout: "cargo 1.65.0\n"},
+}
+
+func TestFingerprintTools(t *testing.T) {
+	tests := []struct {
+		language, platform, version string
+		answers                     map[string]scriptedAnswer
+		want                        string // the fingerprint, or the error's text
+		wantErr                     bool
+	}{
+		{
+			language: "c", platform: "linux", answers: installed,
+			want: "gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n",
+		},
+		{
+			language: "c", platform: "windows", answers: installed,
+			want: "x86_64-w64-mingw32-gcc -dumpversion: 12-win32\n" +
+				"wine --version: wine-8.0 (Debian 8.0~repack-4)\n" +
+				"cmake --version: cmake version 3.25.1\n",
+		},
+		{
+			language: "rust", platform: "linux", version: "1.63.0", answers: installed,
+			want: "rustc --version: rustc 1.63.0\ncargo --version: cargo 1.65.0\n",
+		},
+		{
+			language: "rust", platform: "linux", version: "1.63", answers: installed,
+			want: `toolchain "1.63" is pinned, but rustc --version says "rustc 1.63.0"`, wantErr: true,
+		},
+		{
+			language: "c", platform: "linux", version: "12.2.0", answers: installed,
+			want: "gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n",
+		},
+		{
+			language: "c", platform: "linux",
+			answers: map[string]scriptedAnswer{"gcc -dumpfullversion": {stdout: "12.2.0\n"}},
+			want:    "cmake --version: exit 127 (timed out: false): ", wantErr: true,
+		},
+		{
+			language: "c", platform: "linux",
+			answers: map[string]scriptedAnswer{"gcc -dumpfullversion": {stderr: "gcc: fatal error\n", exit: 1}},
+			want:    "gcc -dumpfullversion: exit 1 (timed out: false): gcc: fatal error", wantErr: true,
+		},
+		{
+			language: "c", platform: "linux",
+			answers: map[string]scriptedAnswer{"gcc -dumpfullversion": {err: errors.New("executor died")}},
+			want:    "gcc -dumpfullversion: executor died", wantErr: true,
+		},
+		{
+			language: "rust", platform: "linux",
+			answers: map[string]scriptedAnswer{"rustc --version": {stdout: "\n", stderr: "no default toolchain"}},
+			want:    "rustc --version printed nothing on stdout; stderr: no default toolchain", wantErr: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.language+"/"+tc.platform+"/"+tc.version+"/"+tc.want[:min(len(tc.want), 20)], func(t *testing.T) {
+			ps, ok := probesFor(tc.language, tc.platform)
+			if !ok {
+				t.Fatalf("no probes for %s on %s", tc.language, tc.platform)
+			}
+			ex := &scriptedExecutor{answers: tc.answers}
+			base := executors.Cmd{Env: []string{"PATH=/usr/bin"}, User: "", WorkDir: t.TempDir()}
+			got, err := fingerprintTools(context.Background(), ex, base, ps, tc.version)
+			if tc.wantErr {
+				if err == nil || err.Error() != tc.want {
+					t.Fatalf("error = %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("fingerprint = %q, want %q", got, tc.want)
+			}
+			for _, cmd := range ex.ran {
+				if cmd.WorkDir != base.WorkDir || len(cmd.Env) != 1 || cmd.Timeout != probeTimeout {
+					t.Errorf("%v ran without the step's settings: %+v", cmd.Argv, cmd)
+				}
+			}
+		})
+	}
+}
+
+func TestProbesCoverEveryPlatformOfALanguage(t *testing.T) {
+	for language, byPlatform := range probes {
+		for _, platform := range []string{"linux", "windows"} {
+			ps, ok := probesFor(language, platform)
+			if !ok || len(ps) == 0 {
+				t.Errorf("%s on %s: no probes", language, platform)
+			}
+		}
+		if _, ok := byPlatform["go"]; ok {
+			t.Errorf("%s: probes keyed by a language, not a platform", language)
+		}
+	}
+	if _, ok := probesFor("go", "linux"); ok {
+		t.Error("go has probes, but its toolchain is pinned through GOTOOLCHAIN")
+	}
+}
+
+func TestContainsWord(t *testing.T) {
+	tests := []struct {
+		s, word string
+		want    bool
+	}{
+		{"rustc 1.63.0", "1.63.0", true},
+		{"rustc 1.63.0", "1.63", false},
+		{"rustc 11.63.0", "1.63.0", false},
+		{"12-win32", "12", true},
+		{"gcc (Debian 12.2.0-14) 12.2.0", "12.2.0", true},
+		{"12.2.0", "2.0", false},
+	}
+	for _, tc := range tests {
+		if got := containsWord(tc.s, tc.word); got != tc.want {
+			t.Errorf("containsWord(%q, %q) = %v, want %v", tc.s, tc.word, got, tc.want)
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	got := summary("gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n")
+	if want := "12.2.0, cmake version 3.25.1"; got != want {
+		t.Errorf("summary = %q, want %q", got, want)
+	}
+}
+
+// TestProbesOfThisMachine runs the Linux C and Rust probes through the
+// local executor, where the tools are installed.
+func TestProbesOfThisMachine(t *testing.T) {
+	for _, language := range []string{"c", "rust"} {
+		ps, _ := probesFor(language, "linux")
+		for _, p := range ps {
+			if _, err := exec.LookPath(p.argv[0]); err != nil {
+				t.Skipf("%s not installed", p.argv[0])
+			}
+		}
+		ex, err := executors.New(executors.LocalName, executors.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fingerprintTools(context.Background(), ex, executors.Cmd{
+			// As root: t.TempDir is not reachable by the unprivileged
+			// user, and a version query reads nothing of the work dir.
+			Env: []string{"PATH=" + hostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
+		}, ps, "")
+		if err != nil {
+			t.Fatalf("%s: %v", language, err)
+		}
+		if lines := strings.Count(got, "\n"); lines != len(ps) {
+			t.Errorf("%s: %d lines for %d probes: %q", language, lines, len(ps), got)
+		}
+	}
+}
