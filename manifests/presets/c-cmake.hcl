@@ -12,50 +12,76 @@
 # Windows is the wine executor: the mingw-w64 cross compilers, test programs
 # launched by ctest through Wine (CMAKE_CROSSCOMPILING_EMULATOR), and
 # mingw-w64's gcov for the .gcda files they leave. Programs are linked
-# statically, so they need none of MinGW's runtime DLLs, which Wine cannot
-# find.
+# statically, so they need none of MinGW's runtime DLLs, which Wine would
+# not find.
+#
+# The scripts are bash, run as `bash -eo pipefail -c SCRIPT NAME ARGS...`:
+# the values that differ by platform or by repository (the timeout, the
+# skip flags) arrive as arguments, so no value is ever quoted into the
+# script. A repository overrides a command with an argv list as usual.
 #
 # Debian: apt-get install cmake gcc g++ gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64
 locals {
-  # The configure and build both platforms share; a platform sets CC, CXX
-  # and the cmake_args array first. CFLAGS, CXXFLAGS and LDFLAGS are how
-  # CMake takes initial flags from the environment, which works for C-only,
-  # C++-only and mixed projects alike. Debug: no optimisation, so each line
-  # is counted as written.
+  # Configure and build. $1: extra linker flags; the rest: cmake arguments.
+  # CFLAGS, CXXFLAGS and LDFLAGS are how CMake takes its first flags from
+  # the environment, for C-only, C++-only and mixed projects alike. Debug:
+  # no optimisation, so each line is counted as written.
   cmake_build = <<-EOT
-    export CFLAGS=--coverage CXXFLAGS=--coverage LDFLAGS="--coverage $extra_ldflags"
-    cmake -S . -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$${cmake_args[@]}"
+    export CFLAGS=--coverage CXXFLAGS=--coverage LDFLAGS="--coverage $1"
+    shift
+    cmake -S . -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$@"
     cmake --build _osbench_build --parallel "$(nproc)"
   EOT
 
-  # The test run both platforms share; a platform sets gcov, timeout, skip
-  # (the -E flag and its regex, or nothing) and coverage_file first. Only
-  # ctest writes to stdout, where the ctest parser reads it. Tests run one
-  # at a time: every test program of a project writes the same .gcda files
-  # of its library, and Wine's file locks are no place to race on them.
+  # The Windows build: a toolchain file for the mingw-w64 cross compilers,
+  # written into the build directory so the repository is not touched, then
+  # cmake_build. The find-root settings keep the build from picking up the
+  # host's Linux libraries and headers.
+  mingw_build = <<-EOT
+    mkdir -p _osbench_build
+    cat >_osbench_build/mingw-w64.cmake <<'CMAKE'
+    set(CMAKE_SYSTEM_NAME Windows)
+    set(CMAKE_SYSTEM_PROCESSOR x86_64)
+    set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc)
+    set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++)
+    set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
+    set(CMAKE_CROSSCOMPILING_EMULATOR wine)
+    set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
+    set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+    set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+    set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+    set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+    CMAKE
+    set -- -static -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake"
+    ${local.cmake_build}
+  EOT
+
+  # Run the tests, then collect coverage. $1: the gcov program; $2: the
+  # timeout (a Go duration); $3: the coverage file; the rest: the skip
+  # flags. Only ctest writes to stdout, where the ctest parser reads it.
+  # Tests run one at a time: every test program of a project writes the
+  # same .gcda files of its library, and Wine's file locks are no place to
+  # race on them. A test program that crashed leaves no counts for what it
+  # ran; the others still count.
   ctest_gcov = <<-EOT
+    gcov=$1 timeout=$2 coverage_file=$3
+    shift 3
     # ctest's --timeout is in seconds, osbench's are Go durations.
-    to_seconds() {
-      local rest=$1 total=0
-      while [[ $rest =~ ^([0-9]+)([hms])(.*)$ ]]; do
-        case $${BASH_REMATCH[2]} in
-          h) total=$((total + $${BASH_REMATCH[1]} * 3600)) ;;
-          m) total=$((total + $${BASH_REMATCH[1]} * 60)) ;;
-          s) total=$((total + $${BASH_REMATCH[1]})) ;;
-        esac
-        rest=$${BASH_REMATCH[3]}
-      done
-      if [[ -n $rest || $total -eq 0 ]]; then
-        echo "c-cmake preset: cannot turn the timeout '$1' into whole seconds (write it like 90s, 10m or 1h30m)" >&2
-        return 1
-      fi
-      echo "$total"
-    }
-    seconds=$(to_seconds "$timeout")
+    seconds=0 rest=$timeout
+    while [[ $rest =~ ^([0-9]+)([hms])(.*)$ ]]; do
+      case $${BASH_REMATCH[2]} in
+        h) seconds=$((seconds + $${BASH_REMATCH[1]} * 3600)) ;;
+        m) seconds=$((seconds + $${BASH_REMATCH[1]} * 60)) ;;
+        s) seconds=$((seconds + $${BASH_REMATCH[1]})) ;;
+      esac
+      rest=$${BASH_REMATCH[3]}
+    done
+    if [[ -n $rest || $seconds -eq 0 ]]; then
+      echo "c-cmake preset: cannot turn the timeout '$timeout' into whole seconds (write it like 90s, 10m or 1h30m)" >&2
+      exit 2
+    fi
     status=0
-    ctest --test-dir _osbench_build --timeout "$seconds" --no-tests=error --output-on-failure "$${skip[@]}" || status=$?
-    # A test program that crashed leaves no .gcda for what it ran; the
-    # others still count.
+    ctest --test-dir _osbench_build --timeout "$seconds" --no-tests=error --output-on-failure "$@" || status=$?
     find _osbench_build -name '*.gcda' -print0 | sort -z | xargs -0 -r "$gcov" --json-format --stdout >"$coverage_file"
     exit "$status"
   EOT
@@ -68,22 +94,11 @@ preset "c-cmake" {
     executor = "local"
 
     build {
-      shell   = "bash"
-      command = <<-EOT
-        cmake_args=() extra_ldflags=
-        ${local.cmake_build}
-      EOT
+      command = ["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", ""]
     }
 
     test {
-      shell = "bash"
-      # skip_args is ["-E", "^(a|b)$"] or []: each word is single-quoted
-      # for bash, a ' inside as '\''.
-      command = <<-EOT
-        gcov=gcov timeout='${timeout}' coverage_file='${coverage_file}'
-        skip=(${join(" ", [for a in skip_args : format("'%s'", replace(a, "'", "'\\''"))])})
-        ${local.ctest_gcov}
-      EOT
+      command    = concat(["bash", "-eo", "pipefail", "-c", local.ctest_gcov, "c-cmake-test", "gcov", timeout, coverage_file], skip_args)
       parser     = "ctest"
       timeout    = "10m"
       skip_style = "ctest"
@@ -97,40 +112,20 @@ preset "c-cmake" {
 
   platform "windows" {
     executor = "wine"
+    env = {
+      # Windows file names are Unicode; Wine stores them as host bytes in
+      # the locale's charset, and without a locale (ASCII) a name outside
+      # ASCII cannot be created at all.
+      LC_CTYPE = "C.UTF-8"
+    }
 
     build {
-      shell = "bash"
-      # The toolchain file is written into the build directory, so the
-      # repository is not touched. The find-root settings keep the build
-      # from picking up the host's Linux libraries and headers.
-      command = <<-EOT
-        mkdir -p _osbench_build
-        cat >_osbench_build/mingw-w64.cmake <<'CMAKE'
-        set(CMAKE_SYSTEM_NAME Windows)
-        set(CMAKE_SYSTEM_PROCESSOR x86_64)
-        set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc)
-        set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++)
-        set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
-        set(CMAKE_CROSSCOMPILING_EMULATOR wine)
-        set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
-        set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-        set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-        set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-        set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-        CMAKE
-        cmake_args=(-DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake") extra_ldflags=-static
-        ${local.cmake_build}
-      EOT
+      command = ["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build"]
     }
 
     test {
-      shell   = "bash"
-      command = <<-EOT
-        gcov=x86_64-w64-mingw32-gcov timeout='${timeout}' coverage_file='${coverage_file}'
-        skip=(${join(" ", [for a in skip_args : format("'%s'", replace(a, "'", "'\\''"))])})
-        ${local.ctest_gcov}
-      EOT
-      parser     = "ctest"
+      command = concat(["bash", "-eo", "pipefail", "-c", local.ctest_gcov, "c-cmake-test", "x86_64-w64-mingw32-gcov", timeout, coverage_file], skip_args)
+      parser  = "ctest"
       # Wine starts each test program in about 2 s.
       timeout    = "20m"
       skip_style = "ctest"

@@ -33,7 +33,21 @@
 # so the Windows side, which differential coverage needs, stays empty. A
 # rustc built with the profiler (rustup's) makes it work on both.
 #
+# The script is bash, run as `bash -eo pipefail -c SCRIPT NAME ARGS...`, the
+# skip flags arriving as arguments, so they are never quoted into it.
+#
 # Debian: apt-get install rustc cargo libstd-rust-dev-windows gcc-mingw-w64-x86-64 wine wine64
+locals {
+  # $1: the --target value, or "" for the host; the rest: libtest's flags.
+  cargo_test = <<-EOT
+    target=$1
+    shift
+    export CARGO_HOME="$PWD/_osbench_cargo_home" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
+    exec 2>&1
+    cargo test --offline --no-fail-fast $${target:+--target "$target"} -- --exact "$@"
+  EOT
+}
+
 preset "cargo" {
   language = "rust"
 
@@ -41,13 +55,7 @@ preset "cargo" {
     executor = "local"
 
     test {
-      shell = "bash"
-      # skip_args is ["--skip", "a", "--skip", "b"] or []: each word is
-      # single-quoted for bash, a ' inside as '\''.
-      command = <<-EOT
-        export CARGO_HOME="$PWD/_osbench_cargo_home" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
-        cargo test --offline --no-fail-fast -- --exact ${join(" ", [for a in skip_args : format("'%s'", replace(a, "'", "'\\''"))])} 2>&1
-      EOT
+      command    = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", ""], skip_args)
       parser     = "libtest"
       timeout    = "10m"
       skip_style = "libtest"
@@ -62,12 +70,8 @@ preset "cargo" {
     }
 
     test {
-      shell   = "bash"
-      command = <<-EOT
-        export CARGO_HOME="$PWD/_osbench_cargo_home" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
-        cargo test --offline --no-fail-fast --target x86_64-pc-windows-gnu -- --exact ${join(" ", [for a in skip_args : format("'%s'", replace(a, "'", "'\\''"))])} 2>&1
-      EOT
-      parser     = "libtest"
+      command = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "x86_64-pc-windows-gnu"], skip_args)
+      parser  = "libtest"
       # Wine starts each test binary in about 2 s.
       timeout    = "20m"
       skip_style = "libtest"

@@ -19,6 +19,20 @@
 #
 # Checked only by `osbench validate`: this machine has no .NET SDK, so no
 # example manifest uses the preset and it has never run here.
+locals {
+  # Linux, in bash. $1: the coverage file.
+  dotnet_test_bash = <<-EOT
+    coverage_file=$1
+    export DOTNET_CLI_HOME="$PWD/_osbench_dotnet_home" NUGET_PACKAGES="$PWD/_osbench_nuget" \
+      DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+    status=0
+    dotnet test --logger trx --results-directory _osbench_results --collect "XPlat Code Coverage" >&2 || status=$?
+    find _osbench_results -name '*.trx' -print0 | sort -z | xargs -0 -r cat
+    find _osbench_results -name coverage.cobertura.xml -print0 | sort -z | xargs -0 -r cat >"$coverage_file"
+    exit "$status"
+  EOT
+}
+
 preset "dotnet" {
   language = "csharp"
 
@@ -26,16 +40,7 @@ preset "dotnet" {
     executor = "local"
 
     test {
-      shell   = "bash"
-      command = <<-EOT
-        export DOTNET_CLI_HOME="$PWD/_osbench_dotnet_home" NUGET_PACKAGES="$PWD/_osbench_nuget" \
-          DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-        status=0
-        dotnet test --logger trx --results-directory _osbench_results --collect "XPlat Code Coverage" >&2 || status=$?
-        find _osbench_results -name '*.trx' -print0 | sort -z | xargs -0 -r cat
-        find _osbench_results -name coverage.cobertura.xml -print0 | sort -z | xargs -0 -r cat >'${coverage_file}'
-        exit "$status"
-      EOT
+      command = ["bash", "-eo", "pipefail", "-c", local.dotnet_test_bash, "dotnet-test", coverage_file]
       parser  = "trx"
       timeout = "15m"
     }
@@ -50,18 +55,22 @@ preset "dotnet" {
     executor = "local"
 
     test {
-      shell   = "pwsh"
-      command = <<-EOT
-        $env:DOTNET_CLI_TELEMETRY_OPTOUT = '1'
-        $env:DOTNET_NOLOGO = '1'
-        dotnet test --logger trx --results-directory _osbench_results --collect 'XPlat Code Coverage' 2>&1 |
-          ForEach-Object { [Console]::Error.WriteLine($_) }
-        $status = $LASTEXITCODE
-        Get-ChildItem _osbench_results -Recurse -Filter *.trx | Sort-Object FullName | Get-Content -Raw
-        Get-ChildItem _osbench_results -Recurse -Filter coverage.cobertura.xml | Sort-Object FullName |
-          Get-Content -Raw | Set-Content -NoNewline -Encoding utf8 '${coverage_file}'
-        exit $status
-      EOT
+      # PowerShell takes no script arguments after -Command, so the coverage
+      # file is written into the script as a single-quoted string.
+      command = [
+        "pwsh", "-NoProfile", "-NonInteractive", "-Command",
+        <<-EOT
+          $env:DOTNET_CLI_TELEMETRY_OPTOUT = '1'
+          $env:DOTNET_NOLOGO = '1'
+          dotnet test --logger trx --results-directory _osbench_results --collect 'XPlat Code Coverage' 2>&1 |
+            ForEach-Object { [Console]::Error.WriteLine($_) }
+          $status = $LASTEXITCODE
+          Get-ChildItem _osbench_results -Recurse -Filter *.trx | Sort-Object FullName | Get-Content -Raw
+          Get-ChildItem _osbench_results -Recurse -Filter coverage.cobertura.xml | Sort-Object FullName |
+            Get-Content -Raw | Set-Content -NoNewline -Encoding utf8 '${replace(coverage_file, "'", "''")}'
+          exit $status
+        EOT
+      ]
       parser  = "trx"
       timeout = "15m"
     }

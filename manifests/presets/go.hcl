@@ -71,7 +71,7 @@ preset "go" {
         skip_args,
         ["./..."],
       )
-      parser     = "go-test-json"
+      parser = "go-test-json"
       # Every Windows test binary pays Wine's start-up (about 2 s), and file
       # creation is several times slower than on Linux.
       timeout    = "20m"

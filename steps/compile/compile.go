@@ -36,7 +36,7 @@ func platformID(repo, platform, kind string) string { return repo + "/" + platfo
 
 // Compile builds the steps of every repository in set.
 func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.Step, error) {
-	c := &compiler{opts: opts, fingerprints: map[string]string{}}
+	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolchain.Prober{}}
 	var steps []*engine.Step
 	var problems []string
 	for _, repo := range set.Repositories {
@@ -56,6 +56,8 @@ func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.S
 type compiler struct {
 	opts         Options
 	fingerprints map[string]string // executor/user → fingerprint, taken once per run
+	executors    map[string]executors.Executor
+	probers      map[string]*toolchain.Prober // by user
 }
 
 func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {
@@ -105,11 +107,25 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	if err != nil {
 		return nil, fmt.Errorf("%s: executor %q: %v", at("executor"), p.Executor, err)
 	}
+	tools, err := c.tools(ctx, r.Language, p)
+	if err != nil {
+		// Not an error of the compilation, which would stop every
+		// repository: the toolchain step runs the same probes and fails
+		// with this error, stopping only its own. The key says why it
+		// will run, and plan shows it.
+		tools = "unavailable: " + err.Error()
+	}
 	env := map[string]string{"platform": p.Name, "executor": fp}
 	pool := p.Executor
+	// Only the toolchain step is keyed by the installed tools; the steps
+	// that use them are keyed by its output, the tools' fingerprint.
+	tcEnv := map[string]string{"platform": p.Name, "executor": fp}
+	if tools != "" {
+		tcEnv["tools"] = tools
+	}
 
 	tc := &engine.Step{
-		ID: platformID(r.Name, p.Name, toolchain.Kind), Kind: toolchain.Kind, Group: r.Name, Env: env, Pool: pool,
+		ID: platformID(r.Name, p.Name, toolchain.Kind), Kind: toolchain.Kind, Group: r.Name, Env: tcEnv, Pool: pool,
 		Config: []engine.Field{
 			{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
 			{Name: "version", Value: p.Toolchain, Source: at("toolchain")},
@@ -179,14 +195,7 @@ func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, 
 	if fp, ok := c.fingerprints[k]; ok {
 		return fp, nil
 	}
-	dir := ""
-	if c.opts.ExecutorState != nil {
-		var err error
-		if dir, err = c.opts.ExecutorState(name); err != nil {
-			return "", err
-		}
-	}
-	ex, err := executors.New(name, executors.Config{StateDir: dir})
+	ex, err := c.executor(name)
 	if err != nil {
 		return "", err
 	}
@@ -196,6 +205,52 @@ func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, 
 	}
 	c.fingerprints[k] = fp
 	return fp, nil
+}
+
+// tools fingerprints the installed tools a platform's language uses (see
+// toolchain.Prober); "" for Go, whose toolchain is pinned by version.
+//
+// The local and wine executors both run their commands on this host (wine
+// only adds a Wine environment, and Wine's version is in its own
+// fingerprint), so the tools are probed with the local executor: asking
+// the wine executor would create a Wine prefix just to run version
+// queries. Executors that run elsewhere (temporal) describe their machine
+// in their own fingerprint; nothing is probed here for them.
+func (c *compiler) tools(ctx context.Context, language string, p *manifests.Platform) (string, error) {
+	if p.Executor != executors.LocalName && p.Executor != executors.WineName {
+		return "", nil
+	}
+	pr, ok := c.probers[p.User]
+	if !ok {
+		ex, err := c.executor(executors.LocalName)
+		if err != nil {
+			return "", err
+		}
+		pr = toolchain.NewProber(ex, p.User)
+		c.probers[p.User] = pr
+	}
+	return pr.Tools(ctx, language, p.Name)
+}
+
+// executor creates the named executor once, with its state where the
+// steps keep it.
+func (c *compiler) executor(name string) (executors.Executor, error) {
+	if ex, ok := c.executors[name]; ok {
+		return ex, nil
+	}
+	dir := ""
+	if c.opts.ExecutorState != nil {
+		var err error
+		if dir, err = c.opts.ExecutorState(name); err != nil {
+			return nil, err
+		}
+	}
+	ex, err := executors.New(name, executors.Config{StateDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	c.executors[name] = ex
+	return ex, nil
 }
 
 func command(c manifests.Command) testrun.Command {

@@ -2,9 +2,12 @@ package compile
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/engine"
@@ -58,4 +61,86 @@ func TestCompileExamples(t *testing.T) {
 	if _, err := engine.NewGraph(steps); err != nil {
 		t.Errorf("graph: %v", err)
 	}
+}
+
+// TestToolchainKeyedByInstalledTools checks that a C or Rust toolchain step
+// carries the installed tools in its key, so an upgrade reruns it, while Go
+// (pinned by version) and the test steps do not.
+func TestToolchainKeyedByInstalledTools(t *testing.T) {
+	for _, tool := range []string{"gcc", "cmake", "rustc", "cargo", "x86_64-w64-mingw32-gcc", "wine"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	steps, err := Compile(context.Background(), examples(t), Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*engine.Step{}
+	for _, s := range steps {
+		byID[s.ID] = s
+	}
+	for _, tc := range []struct {
+		step, want string // want: a substring of Env["tools"], or "" for none
+	}{
+		{"cpath/linux/toolchain", "gcc -dumpfullversion: "},
+		{"cpath/windows/toolchain", "x86_64-w64-mingw32-gcc -dumpversion: "},
+		{"rsplat/linux/toolchain", "rustc --version: rustc "},
+		{"rsplat/windows/toolchain", "wine --version: wine-"},
+		{"pathsep/linux/toolchain", ""},
+		{"cpath/linux/test", ""},
+	} {
+		s := byID[tc.step]
+		if s == nil {
+			t.Errorf("no step %s", tc.step)
+			continue
+		}
+		got, ok := s.Env["tools"]
+		switch {
+		case tc.want == "" && ok:
+			t.Errorf("%s: env.tools = %q, want none", tc.step, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("%s: env.tools = %q, want it to contain %q", tc.step, got, tc.want)
+		case strings.Contains(got, "\n"):
+			t.Errorf("%s: env.tools spans lines: %q", tc.step, got)
+		}
+	}
+}
+
+// TestMissingToolsFailOnlyTheirRepository compiles a repository whose
+// language needs a tool this machine lacks: the compilation succeeds, and
+// the toolchain step's key records why the tools are unavailable.
+func TestMissingToolsFailOnlyTheirRepository(t *testing.T) {
+	if _, err := exec.LookPath("dotnet"); err == nil {
+		t.Skip("dotnet is installed")
+	}
+	dir := t.TempDir()
+	manifest := `repository "dn" {
+  preset = "dotnet"
+  source {
+    path = "` + dir + `"
+  }
+  migrate = ["windows->linux"]
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "dn.hcl"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, diags := manifests.Load([]string{filepath.Join(dir, "dn.hcl")}, manifests.LoadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	steps, err := Compile(context.Background(), set, Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	for _, s := range steps {
+		if s.ID == "dn/linux/toolchain" {
+			if got := s.Env["tools"]; !strings.HasPrefix(got, "unavailable: dotnet --version: ") {
+				t.Errorf("env.tools = %q, want the probe's error", got)
+			}
+			return
+		}
+	}
+	t.Fatal("no dn/linux/toolchain step")
 }

@@ -62,45 +62,130 @@ func probesFor(language, platform string) (ps []probe, ok bool) {
 	return ps, ok
 }
 
+// Prober fingerprints installed tools for the compiler: the same probes
+// the toolchain step runs, as one line, run as one user from the root
+// directory (reading nothing of a work dir). Each command runs once per
+// Prober, however many languages and platforms use it.
+//
+// The compiler puts these fingerprints into the toolchain steps' keys, the
+// way it puts in the executor's: without them, a toolchain step cached
+// before gcc or rustc was upgraded would never run again, and nothing
+// downstream would learn of the upgrade.
+type Prober struct {
+	ex   executors.Executor
+	user string
+	seen map[string]string // command → its normalised output
+}
+
+// NewProber returns a Prober that runs its commands through ex as user.
+func NewProber(ex executors.Executor, user string) *Prober {
+	return &Prober{ex: ex, user: user, seen: map[string]string{}}
+}
+
+// Tools fingerprints the tools of language on platform; "" for a language
+// without probes (Go is pinned by version instead).
+func (pr *Prober) Tools(ctx context.Context, language, platform string) (string, error) {
+	ps, ok := probesFor(language, platform)
+	if !ok {
+		return "", nil
+	}
+	versions, err := probeTools(ctx, pr.ex, executors.Cmd{Dir: "/", Env: baseEnv(), User: pr.user}, ps, "", pr.seen)
+	if err != nil {
+		return "", err
+	}
+	return versions.oneLine(), nil
+}
+
 // probeTimeout bounds one probe. The first command of the wine executor
 // may create a Wine prefix, which takes a minute or two.
 const probeTimeout = 5 * time.Minute
 
-// fingerprintTools runs each probe through ex with the settings of base
-// (environment, user, work dir) and returns one line per probe,
-// "<command>: <output>". A probe that cannot run or fails is an error: a
-// missing tool would fail the tests later with a less helpful message.
-// When version is not empty it must appear, as a whole word, in the first
-// probe's output (the compiler's version), so a manifest can pin the tools
-// it was written for.
-func fingerprintTools(ctx context.Context, ex executors.Executor, base executors.Cmd, ps []probe, version string) (string, error) {
-	var fp strings.Builder
+// toolVersion is what one probe said.
+type toolVersion struct {
+	command string // "gcc -dumpfullversion"
+	output  string // "12.2.0"
+}
+
+type toolVersions []toolVersion
+
+// lines is the toolchain step's fingerprint: "<command>: <output>" per
+// probe, one per line.
+func (vs toolVersions) lines() string {
+	var b strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&b, "%s: %s\n", v.command, v.output)
+	}
+	return b.String()
+}
+
+// oneLine is the same on one line, for the step's key, which plan and
+// explain print.
+func (vs toolVersions) oneLine() string {
+	return strings.ReplaceAll(strings.TrimSuffix(vs.lines(), "\n"), "\n", "; ")
+}
+
+// summary is the step's label: the outputs alone, "12.2.0, cmake version
+// 3.25.1".
+func (vs toolVersions) summary() string {
+	outs := make([]string, len(vs))
+	for i, v := range vs {
+		outs[i] = v.output
+	}
+	return strings.Join(outs, ", ")
+}
+
+// probeTools runs each probe through ex with the settings of base
+// (environment, user, work dir). A probe that cannot run or fails is an
+// error: a missing tool would fail the tests later with a less helpful
+// message. When version is not empty it must appear, as a whole word, in
+// the first probe's output (the compiler's version), so a manifest can pin
+// the tools it was written for. seen, when not nil, holds outputs by
+// command: a command found there is not run again, and one that runs is
+// added.
+func probeTools(ctx context.Context, ex executors.Executor, base executors.Cmd, ps []probe, version string, seen map[string]string) (toolVersions, error) {
+	versions := make(toolVersions, 0, len(ps))
 	for i, p := range ps {
-		var stdout, stderr bytes.Buffer
-		cmd := base
-		cmd.Argv, cmd.Stdout, cmd.Stderr, cmd.Timeout = p.argv, &stdout, &stderr, probeTimeout
 		name := strings.Join(p.argv, " ")
-		res, err := ex.Run(ctx, cmd)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", name, err)
-		}
-		if res.ExitCode != 0 || res.TimedOut {
-			return "", fmt.Errorf("%s: exit %d (timed out: %v): %s", name, res.ExitCode, res.TimedOut, strings.TrimSpace(stderr.String()))
-		}
-		out := strings.TrimSpace(stdout.String())
-		if p.firstLine {
-			out, _, _ = strings.Cut(out, "\n")
-			out = strings.TrimSpace(out)
-		}
-		if out == "" {
-			return "", fmt.Errorf("%s printed nothing on stdout; stderr: %s", name, strings.TrimSpace(stderr.String()))
+		out, ok := seen[name]
+		if !ok {
+			var err error
+			if out, err = runProbe(ctx, ex, base, p); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if seen != nil {
+				seen[name] = out
+			}
 		}
 		if i == 0 && version != "" && !containsWord(out, version) {
-			return "", fmt.Errorf("toolchain %q is pinned, but %s says %q", version, name, out)
+			return nil, fmt.Errorf("toolchain %q is pinned, but %s says %q", version, name, out)
 		}
-		fmt.Fprintf(&fp, "%s: %s\n", name, out)
+		versions = append(versions, toolVersion{command: name, output: out})
 	}
-	return fp.String(), nil
+	return versions, nil
+}
+
+// runProbe runs one probe and returns its output on one line, with single
+// spaces: the fingerprint holds a line per tool.
+func runProbe(ctx context.Context, ex executors.Executor, base executors.Cmd, p probe) (string, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := base
+	cmd.Argv, cmd.Stdout, cmd.Stderr, cmd.Timeout = p.argv, &stdout, &stderr, probeTimeout
+	res, err := ex.Run(ctx, cmd)
+	if err != nil {
+		return "", err
+	}
+	if res.ExitCode != 0 || res.TimedOut {
+		return "", fmt.Errorf("exit %d (timed out: %v): %s", res.ExitCode, res.TimedOut, strings.TrimSpace(stderr.String()))
+	}
+	out := strings.TrimSpace(stdout.String())
+	if p.firstLine {
+		out, _, _ = strings.Cut(out, "\n")
+	}
+	out = strings.Join(strings.Fields(out), " ")
+	if out == "" {
+		return "", fmt.Errorf("printed nothing on stdout; stderr: %s", strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
 }
 
 // containsWord reports whether word occurs in s with no letter, digit or
@@ -109,15 +194,4 @@ func fingerprintTools(ctx context.Context, ex executors.Executor, base executors
 func containsWord(s, word string) bool {
 	re := regexp.MustCompile(`(^|[^0-9A-Za-z.])` + regexp.QuoteMeta(word) + `($|[^0-9A-Za-z.])`)
 	return re.MatchString(s)
-}
-
-// summary is the step's label: each probe's output, "12.2.0, cmake
-// version 3.25.1".
-func summary(fingerprint string) string {
-	var parts []string
-	for _, line := range strings.Split(strings.TrimSpace(fingerprint), "\n") {
-		_, out, _ := strings.Cut(line, ": ")
-		parts = append(parts, out)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -77,6 +77,14 @@ func TestFingerprintTools(t *testing.T) {
 			want: `toolchain "1.63" is pinned, but rustc --version says "rustc 1.63.0"`, wantErr: true,
 		},
 		{
+			language: "rust", platform: "linux",
+			answers: map[string]scriptedAnswer{
+				"rustc --version": {stdout: "rustc 1.63.0\n  (Debian)\n"},
+				"cargo --version": {stdout: "cargo   1.65.0\n"},
+			},
+			want: "rustc --version: rustc 1.63.0 (Debian)\ncargo --version: cargo 1.65.0\n",
+		},
+		{
 			language: "c", platform: "linux", version: "12.2.0", answers: installed,
 			want: "gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n",
 		},
@@ -98,7 +106,7 @@ func TestFingerprintTools(t *testing.T) {
 		{
 			language: "rust", platform: "linux",
 			answers: map[string]scriptedAnswer{"rustc --version": {stdout: "\n", stderr: "no default toolchain"}},
-			want:    "rustc --version printed nothing on stdout; stderr: no default toolchain", wantErr: true,
+			want:    "rustc --version: printed nothing on stdout; stderr: no default toolchain", wantErr: true,
 		},
 	}
 	for _, tc := range tests {
@@ -109,7 +117,7 @@ func TestFingerprintTools(t *testing.T) {
 			}
 			ex := &scriptedExecutor{answers: tc.answers}
 			base := executors.Cmd{Env: []string{"PATH=/usr/bin"}, User: "", WorkDir: t.TempDir()}
-			got, err := fingerprintTools(context.Background(), ex, base, ps, tc.version)
+			versions, err := probeTools(context.Background(), ex, base, ps, tc.version, nil)
 			if tc.wantErr {
 				if err == nil || err.Error() != tc.want {
 					t.Fatalf("error = %v, want %q", err, tc.want)
@@ -119,7 +127,7 @@ func TestFingerprintTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want {
+			if got := versions.lines(); got != tc.want {
 				t.Errorf("fingerprint = %q, want %q", got, tc.want)
 			}
 			for _, cmd := range ex.ran {
@@ -167,10 +175,50 @@ func TestContainsWord(t *testing.T) {
 	}
 }
 
-func TestSummary(t *testing.T) {
-	got := summary("gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n")
-	if want := "12.2.0, cmake version 3.25.1"; got != want {
-		t.Errorf("summary = %q, want %q", got, want)
+func TestToolVersionsForms(t *testing.T) {
+	vs := toolVersions{{"gcc -dumpfullversion", "12.2.0"}, {"cmake --version", "cmake version 3.25.1"}}
+	for _, tc := range []struct{ name, got, want string }{
+		{"lines", vs.lines(), "gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n"},
+		{"oneLine", vs.oneLine(), "gcc -dumpfullversion: 12.2.0; cmake --version: cmake version 3.25.1"},
+		{"summary", vs.summary(), "12.2.0, cmake version 3.25.1"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+// TestProberIsOneLineFromTheRoot checks what the compiler keys the
+// toolchain steps by: one line, taken without a work dir, each command
+// run once.
+func TestProberIsOneLineFromTheRoot(t *testing.T) {
+	ex := &scriptedExecutor{answers: installed}
+	pr := NewProber(ex, "")
+	got, err := pr.Tools(context.Background(), "rust", "windows")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "rustc --version: rustc 1.63.0; cargo --version: cargo 1.65.0; " +
+		"x86_64-w64-mingw32-gcc -dumpversion: 12-win32; wine --version: wine-8.0 (Debian 8.0~repack-4)"
+	if got != want {
+		t.Errorf("Tools = %q, want %q", got, want)
+	}
+	for _, cmd := range ex.ran {
+		if cmd.Dir != "/" || cmd.WorkDir != "" {
+			t.Errorf("%v ran in %q with work dir %q", cmd.Argv, cmd.Dir, cmd.WorkDir)
+		}
+	}
+	if got, err := pr.Tools(context.Background(), "go", "linux"); got != "" || err != nil {
+		t.Errorf("Tools(go) = %q, %v; want nothing: Go is pinned by version", got, err)
+	}
+	// C on windows shares the cross compiler and Wine with Rust: only
+	// cmake is new.
+	before := len(ex.ran)
+	if _, err := pr.Tools(context.Background(), "c", "windows"); err != nil {
+		t.Fatal(err)
+	}
+	if ran := ex.ran[before:]; len(ran) != 1 || ran[0].Argv[0] != "cmake" {
+		t.Errorf("c on windows ran %d commands, want only cmake: %+v", len(ran), ran)
 	}
 }
 
@@ -188,16 +236,16 @@ func TestProbesOfThisMachine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := fingerprintTools(context.Background(), ex, executors.Cmd{
+		versions, err := probeTools(context.Background(), ex, executors.Cmd{
 			// As root: t.TempDir is not reachable by the unprivileged
 			// user, and a version query reads nothing of the work dir.
 			Env: []string{"PATH=" + hostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
-		}, ps, "")
+		}, ps, "", nil)
 		if err != nil {
 			t.Fatalf("%s: %v", language, err)
 		}
-		if lines := strings.Count(got, "\n"); lines != len(ps) {
-			t.Errorf("%s: %d lines for %d probes: %q", language, lines, len(ps), got)
+		if len(versions) != len(ps) {
+			t.Errorf("%s: %d versions for %d probes: %q", language, len(versions), len(ps), versions.lines())
 		}
 	}
 }

@@ -73,14 +73,14 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	if cfg.Language != "go" {
-		fp, err := fingerprintTools(ctx, ex, executors.Cmd{
+		versions, err := probeTools(ctx, ex, executors.Cmd{
 			Env: env, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
-		}, ps, cfg.Version)
+		}, ps, cfg.Version, nil)
 		if err != nil {
 			return fmt.Errorf("%s toolchain on %s: %w", cfg.Language, cfg.Platform, err)
 		}
-		rc.SetLabel(summary(fp))
-		return rc.PutBytes("fingerprint", []byte(fp))
+		rc.SetLabel(versions.summary())
+		return rc.PutBytes("fingerprint", []byte(versions.lines()))
 	}
 	var out, errb bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
@@ -117,12 +117,7 @@ func NewExecutor(rc *engine.RunContext, name string) (executors.Executor, error)
 // incremental across runs without ever entering a key; GOPATH is private to
 // the run. Host settings for reaching the module proxy pass through.
 func Env(rc *engine.RunContext, language, version, platform string) (env, writable []string, err error) {
-	env = []string{"PATH=" + hostPath()}
-	for _, name := range []string{"GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOPRIVATE", "GOINSECURE", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"} {
-		if v, ok := lookupHost(name); ok {
-			env = append(env, name+"="+v)
-		}
-	}
+	env = baseEnv()
 	if language != "go" {
 		return env, nil, nil
 	}
@@ -144,6 +139,18 @@ func Env(rc *engine.RunContext, language, version, platform string) (env, writab
 		"GOTELEMETRY=off",
 	)
 	return env, []string{gocache, modcache}, nil
+}
+
+// baseEnv is the environment every command starts from: the PATH of
+// hostPath and the host's settings for reaching the module proxy.
+func baseEnv() []string {
+	env := []string{"PATH=" + hostPath()}
+	for _, name := range []string{"GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOPRIVATE", "GOINSECURE", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"} {
+		if v, ok := lookupHost(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return env
 }
 
 func orLocal(v string) string {

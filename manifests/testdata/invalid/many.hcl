@@ -28,7 +28,7 @@ repository "gofrs-flock" {
     test {
       command = "go test ./..." # ERROR: Command needs a shell
       parser  = "go-test-json"
-      skip    = ["TestSymlink"] # ERROR: skip needs skip_style
+      skip    = "TestSymlink" # ERROR: list of strings
     }
   }
 }

@@ -55,7 +55,8 @@ mod tests {
 
     impl Scratch {
         fn new(name: &str) -> Scratch {
-            let dir = std::env::temp_dir().join(format!("rsplat-unit-{}-{}", name, std::process::id()));
+            let dir =
+                std::env::temp_dir().join(format!("rsplat-unit-{}-{}", name, std::process::id()));
             let _ = fs::remove_dir_all(&dir);
             fs::create_dir_all(&dir).expect("create scratch dir");
             Scratch(dir)
@@ -90,13 +91,13 @@ mod tests {
         let dir = Scratch::new("readonly");
         let file = dir.0.join("locked.txt");
         fs::write(&file, "x").unwrap();
-        let mut perms = fs::metadata(&file).unwrap().permissions();
-        perms.set_readonly(true);
-        fs::set_permissions(&file, perms.clone()).unwrap();
+        let writable = fs::metadata(&file).unwrap().permissions();
+        let mut locked = writable.clone();
+        locked.set_readonly(true);
+        fs::set_permissions(&file, locked).unwrap();
         assert!(is_read_only(&file).unwrap());
-        // Windows refuses to delete read-only files.
-        perms.set_readonly(false);
-        fs::set_permissions(&file, perms).unwrap();
+        // Back as it was: Windows refuses to delete read-only files.
+        fs::set_permissions(&file, writable).unwrap();
         assert!(!is_read_only(&file).unwrap());
     }
 }

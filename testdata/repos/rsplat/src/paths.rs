@@ -165,10 +165,7 @@ mod tests {
     fn split_list_rules() {
         let cases: [(&str, Vec<&str>); 3] = [
             ("a;b:c", on_windows(vec!["a", "b:c"], vec!["a;b", "c"])),
-            (
-                "\"x;y\";z",
-                on_windows(vec!["x;y", "z"], vec!["\"x;y\";z"]),
-            ),
+            ("\"x;y\";z", on_windows(vec!["x;y", "z"], vec!["\"x;y\";z"])),
             ("::;;", on_windows(vec!["::"], vec![";;"])),
         ];
         for (list, want) in cases {

@@ -34,7 +34,10 @@ fn joined_paths_name_real_files() {
     let file = paths::join(dir.path(), "data.txt");
     fs::write(&file, "x").unwrap();
     assert!(Path::new(&file).is_file());
-    assert_eq!(file.matches(paths::SEPARATOR).count(), dir.path().matches(paths::SEPARATOR).count() + 1);
+    assert_eq!(
+        file.matches(paths::SEPARATOR).count(),
+        dir.path().matches(paths::SEPARATOR).count() + 1
+    );
     assert_eq!(paths::drive(dir.path()).is_some(), cfg!(windows));
 }
 
@@ -72,7 +75,11 @@ fn set_hidden(path: &Path) {
     let name: Vec<u16> = path.as_os_str().encode_wide().chain(Some(0)).collect();
     // SAFETY: name is a NUL-terminated UTF-16 string that outlives the call.
     let ok = unsafe { SetFileAttributesW(name.as_ptr(), attributes | FILE_ATTRIBUTE_HIDDEN) };
-    assert!(ok != 0, "SetFileAttributesW failed: {}", std::io::Error::last_os_error());
+    assert!(
+        ok != 0,
+        "SetFileAttributesW failed: {}",
+        std::io::Error::last_os_error()
+    );
 }
 
 #[test]
