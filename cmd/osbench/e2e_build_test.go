@@ -69,11 +69,17 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 		tests map[string]schemas.Status
 		cov   map[string]schemas.FileCoverage
 	}
-	for _, repo := range []string{"pathsep", "fsapi", "lineend"} {
+	// rsplat has no coverage: Debian's rustc 1.63 lacks the profiler runtime.
+	for _, repo := range []string{"pathsep", "fsapi", "lineend", "cpath", "cppenc", "rsplat"} {
 		runs := map[string]run{}
+		withCoverage := repo != "rsplat"
 		for _, platform := range []string{"linux", "windows"} {
 			dir := filepath.Join(out, "runs", repo, platform)
-			for file, schema := range map[string]*jsonschema.Schema{"tests.json": testsSchema, "coverage.json": covSchema} {
+			artifacts := map[string]*jsonschema.Schema{"tests.json": testsSchema}
+			if withCoverage {
+				artifacts["coverage.json"] = covSchema
+			}
+			for file, schema := range artifacts {
 				b, err := os.ReadFile(filepath.Join(dir, file))
 				if err != nil {
 					t.Fatal(err)
@@ -89,7 +95,9 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 			var tr schemas.TestResults
 			readJSON(t, filepath.Join(dir, "tests.json"), &tr)
 			var cov schemas.Coverage
-			readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
+			if withCoverage {
+				readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
+			}
 			r := run{tests: map[string]schemas.Status{}, cov: map[string]schemas.FileCoverage{}}
 			for _, x := range tr.Tests {
 				r.tests[x.ID] = x.Status
@@ -100,7 +108,7 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 			for _, f := range cov.Files {
 				r.cov[f.Path] = f
 			}
-			if len(r.tests) == 0 || len(r.cov) == 0 {
+			if len(r.tests) == 0 || withCoverage && len(r.cov) == 0 {
 				t.Fatalf("%s/%s: no tests or no coverage", repo, platform)
 			}
 			runs[platform] = r
@@ -120,7 +128,7 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 		}
 		// Each platform executed lines the other did not.
 		winOnly, linuxOnly := onlyIn(windows.cov, linux.cov), onlyIn(linux.cov, windows.cov)
-		if len(winOnly) == 0 || len(linuxOnly) == 0 {
+		if withCoverage && (len(winOnly) == 0 || len(linuxOnly) == 0) {
 			t.Errorf("%s: windows-only lines %v, linux-only lines %v", repo, winOnly, linuxOnly)
 		}
 		if repo == "fsapi" {
@@ -361,7 +369,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(lastLine(stdout), "20 cached, 1 ran") {
+	if !strings.Contains(lastLine(stdout), "39 cached, 1 ran") {
 		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
 	}
 	sameFiles(t, want, snapshotDir(t, out2))
