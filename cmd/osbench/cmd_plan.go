@@ -20,11 +20,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signalContext()
 			defer stop()
-			gr, err := g.loadGraph(ctx, args, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			e, err := g.newEngine(engine.Options{})
+			gr, e, err := g.prepare(ctx, cmd, args, engine.Options{})
 			if err != nil {
 				return err
 			}
@@ -91,11 +87,7 @@ func newExplainCommand(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signalContext()
 			defer stop()
-			gr, err := g.loadGraph(ctx, paths, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			e, err := g.newEngine(engine.Options{})
+			gr, e, err := g.prepare(ctx, cmd, paths, engine.Options{})
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/spf13/cobra"
+
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/plugins/coverage"
@@ -91,4 +93,15 @@ func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer
 		return nil, err
 	}
 	return engine.NewGraph(steps)
+}
+
+// prepare is what plan, explain and build share: the compiled graph and an
+// engine over the cache.
+func (g *globals) prepare(ctx context.Context, cmd *cobra.Command, paths []string, opts engine.Options) (*engine.Graph, *engine.Engine, error) {
+	gr, err := g.loadGraph(ctx, paths, cmd.ErrOrStderr())
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := g.newEngine(opts)
+	return gr, e, err
 }

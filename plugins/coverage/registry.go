@@ -6,11 +6,9 @@
 package coverage
 
 import (
-	"fmt"
 	"io"
-	"sort"
-	"sync"
 
+	"github.com/osbench/osbench/plugins/registry"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -35,42 +33,15 @@ type Importer interface {
 	Import(r io.Reader, opts Options) ([]schemas.FileCoverage, error)
 }
 
-var registry = struct {
-	sync.RWMutex
-	byName map[string]Importer
-}{byName: map[string]Importer{}}
+var builtin = registry.New[Importer]("coverage format")
 
-// Register makes i available under name. It is meant to be called from init
-// functions; registering a name twice, an empty name or a nil importer is a
-// programmer error and panics.
-func Register(name string, i Importer) {
-	if name == "" || i == nil {
-		panic(fmt.Sprintf("coverage: Register(%q, %v): empty name or nil importer", name, i))
-	}
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.byName[name]; dup {
-		panic(fmt.Sprintf("coverage: Register called twice for %q", name))
-	}
-	registry.byName[name] = i
-}
+// Register makes a plugin available under name. It is meant to be called
+// from init functions (builtin.go); an empty name, a nil plugin or a name
+// registered twice is a programming error and panics.
+func Register(name string, p Importer) { builtin.Register(name, p) }
 
-// Lookup returns the importer registered under name.
-func Lookup(name string) (Importer, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	i, ok := registry.byName[name]
-	return i, ok
-}
+// Lookup returns the plugin registered under name.
+func Lookup(name string) (Importer, bool) { return builtin.Lookup(name) }
 
 // Names returns the registered names, sorted.
-func Names() []string {
-	registry.RLock()
-	defer registry.RUnlock()
-	names := make([]string, 0, len(registry.byName))
-	for name := range registry.byName {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return builtin.Names() }

@@ -5,11 +5,9 @@
 package parsers
 
 import (
-	"fmt"
 	"io"
-	"sort"
-	"sync"
 
+	"github.com/osbench/osbench/plugins/registry"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -31,42 +29,15 @@ type Parser interface {
 	Parse(r io.Reader, opts Options) ([]schemas.TestResult, error)
 }
 
-var registry = struct {
-	sync.RWMutex
-	byName map[string]Parser
-}{byName: map[string]Parser{}}
+var builtin = registry.New[Parser]("parser")
 
-// Register makes p available under name. It is meant to be called from init
-// functions; registering a name twice, an empty name or a nil parser is a
-// programmer error and panics.
-func Register(name string, p Parser) {
-	if name == "" || p == nil {
-		panic(fmt.Sprintf("parsers: Register(%q, %v): empty name or nil parser", name, p))
-	}
-	registry.Lock()
-	defer registry.Unlock()
-	if _, dup := registry.byName[name]; dup {
-		panic(fmt.Sprintf("parsers: Register called twice for %q", name))
-	}
-	registry.byName[name] = p
-}
+// Register makes a plugin available under name. It is meant to be called
+// from init functions (builtin.go); an empty name, a nil plugin or a name
+// registered twice is a programming error and panics.
+func Register(name string, p Parser) { builtin.Register(name, p) }
 
-// Lookup returns the parser registered under name.
-func Lookup(name string) (Parser, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	p, ok := registry.byName[name]
-	return p, ok
-}
+// Lookup returns the plugin registered under name.
+func Lookup(name string) (Parser, bool) { return builtin.Lookup(name) }
 
 // Names returns the registered names, sorted.
-func Names() []string {
-	registry.RLock()
-	defer registry.RUnlock()
-	names := make([]string, 0, len(registry.byName))
-	for name := range registry.byName {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return builtin.Names() }
