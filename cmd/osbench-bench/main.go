@@ -98,7 +98,7 @@ func run(nRepos int, keep bool) error {
 		return err
 	}
 	ccache := filepath.Join(tmp, "corpus-cache")
-	first, out, err := timed(bin, "--cache-dir", ccache, "--log-level", "warn", "build", corpus)
+	first, out, err := timed(bin, "--cache-dir", ccache, "--platform", "linux", "--log-level", "warn", "build", corpus)
 	if err != nil {
 		return err
 	}
@@ -106,11 +106,11 @@ func run(nRepos int, keep bool) error {
 	if err != nil {
 		return err
 	}
-	plan, _, err := timed(bin, "--cache-dir", ccache, "plan", "--json", corpus)
+	plan, _, err := timed(bin, "--cache-dir", ccache, "--platform", "linux", "plan", "--json", corpus)
 	if err != nil {
 		return err
 	}
-	second, out, err := timed(bin, "--cache-dir", ccache, "--log-level", "warn", "build", corpus)
+	second, out, err := timed(bin, "--cache-dir", ccache, "--platform", "linux", "--log-level", "warn", "build", corpus)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func timed(bin string, args ...string) (time.Duration, string, error) {
 	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
-		return d, stdout.String(), fmt.Errorf("%s %s: %v\n%s%s", filepath.Base(bin), strings.Join(args, " "), err, stdout.String(), stderr.String())
+		return d, stdout.String(), fmt.Errorf("%s %s: %v\n%s%s", filepath.Base(bin), strings.Join(args, " "), err, tail(stdout.String()), tail(stderr.String()))
 	}
 	return d, stdout.String(), nil
 }
@@ -199,8 +199,11 @@ func writeCorpus(dir string, n int) error {
 		if err := os.WriteFile(filepath.Join(src, "main.txt"), []byte(name+"\n"), 0o644); err != nil {
 			return err
 		}
+		// Both platforms are declared (a direction needs them); the bench
+		// builds the Linux one only.
 		manifest := fmt.Sprintf(`repository %q {
   language = "shell"
+  migrate  = ["windows->linux"]
   source {
     path = "src/%s"
   }
@@ -212,11 +215,28 @@ func writeCorpus(dir string, n int) error {
       timeout = "1m"
     }
   }
+  platform "windows" {
+    executor = "wine"
+    test {
+      command = ["echo", %q]
+      parser  = "go-test-json"
+      timeout = "1m"
+    }
+  }
 }
-`, name, name, event)
+`, name, name, event, event)
 		if err := os.WriteFile(filepath.Join(dir, name+".hcl"), []byte(manifest), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// tail keeps the end of long output for error messages.
+func tail(s string) string {
+	const max = 4000
+	if len(s) > max {
+		return "…" + s[len(s)-max:]
+	}
+	return s
 }

@@ -1,0 +1,90 @@
+// Package verify judges candidate regions of differential coverage (DESIGN
+// §2.3): for each region, is the code platform-specific, and of which kind?
+//
+// A Verifier receives one file at a time (its text, its language and the
+// regions found in it) and returns one schemas.Verdict per region, in the
+// order of the regions. Verifiers live in a registry keyed by the name a
+// manifest uses; the built-in "rules" verifier (Rules) is deterministic: it
+// reads the syntax of the file (Go build tags, file suffixes and
+// runtime.GOOS checks; C and C++ preprocessor guards; Rust cfg attributes;
+// C# OperatingSystem checks) and the OS-specific names and literals in the
+// region, and never consults a model, the clock or the environment.
+//
+// Usage:
+//
+//	v, _ := verify.Lookup("rules")
+//	verdicts, err := v.Verify(ctx, verify.Input{Path: "attrs_windows.go", Source: src,
+//		Regions: regions, SourceOS: "linux", TargetOS: "windows"})
+package verify
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/osbench/osbench/plugins/registry"
+	"github.com/osbench/osbench/schemas"
+)
+
+// Verifier judges the regions of one file.
+type Verifier interface {
+	// Verify returns one verdict per region of in, in the same order. An
+	// error means the input itself is unusable (unknown language, a region
+	// outside the file, an unparsable Go file), never that a region is not
+	// platform-specific: that is the false-positive label.
+	Verify(ctx context.Context, in Input) ([]schemas.Verdict, error)
+}
+
+// Input is one file and the candidate regions found in it.
+type Input struct {
+	Path     string // repo-relative, "/"-separated
+	Source   []byte // the whole file as in the complete repository (R+)
+	Language string // "go", "c", "cpp", "rust", "csharp"; derived from Path when empty
+	Regions  []schemas.Region
+	SourceOS string // "linux" or "windows": the platform the code is kept for
+	TargetOS string // the platform whose code the regions are candidates of
+}
+
+// The languages a Verifier is asked about.
+const (
+	LangGo     = "go"
+	LangC      = "c"
+	LangCPP    = "cpp"
+	LangRust   = "rust"
+	LangCSharp = "csharp"
+)
+
+// LanguageOf derives the language of a file from its extension, or returns
+// "" when the extension is not one of a supported language.
+func LanguageOf(file string) string {
+	switch strings.ToLower(path.Ext(file)) {
+	case ".go":
+		return LangGo
+	case ".c", ".h":
+		return LangC
+	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl":
+		return LangCPP
+	case ".rs":
+		return LangRust
+	case ".cs":
+		return LangCSharp
+	}
+	return ""
+}
+
+var verifiers = registry.New[Verifier]("verifier")
+
+// Register makes a verifier available under name. It is meant for init
+// functions; an empty name, a nil verifier or a name taken twice is a
+// programming error and panics.
+func Register(name string, v Verifier) { verifiers.Register(name, v) }
+
+// Lookup returns the verifier registered under name.
+func Lookup(name string) (Verifier, bool) { return verifiers.Lookup(name) }
+
+// Names returns the registered verifier names, sorted.
+func Names() []string { return verifiers.Names() }
+
+func init() {
+	Register(RulesName, Rules{})
+}
