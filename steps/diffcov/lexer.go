@@ -225,12 +225,12 @@ func (c *classifier) prefixedString(ident, rest []byte) (lit *stringLit, n int) 
 	return nil, 0
 }
 
-// rustCharLen is the length of a char literal at l[0] == '\'', or 1 when
+// rustCharLen is the length of a char literal at l[0] == '\”, or 1 when
 // the quote starts a lifetime or label ('a, 'static) instead.
 func rustCharLen(l []byte) int {
-	if len(l) >= 2 && l[1] == '\\' {
-		if end := bytes.IndexByte(l[2:], '\''); end >= 0 {
-			return end + 3
+	if len(l) >= 3 && l[1] == '\\' { // the escaped byte may itself be a quote: '\''
+		if end := bytes.IndexByte(l[3:], '\''); end >= 0 {
+			return end + 4
 		}
 		return len(l)
 	}

@@ -1,0 +1,238 @@
+// Package mask removes the target platform's code from a file of the
+// complete repository (DESIGN §2.4): every verified region is replaced by a
+// quiet placeholder, code that still builds, never panics or throws and does
+// not re-implement anything, but silently does the wrong thing (zero values,
+// early returns, no-ops).
+//
+// A Masker receives one file at a time with the regions verified in it and
+// returns the masked text and one Action per thing it did (or declined to
+// do). Maskers live in a registry keyed by the name a manifest uses; the
+// built-in "rules" masker (Rules) is deterministic syntax surgery:
+//
+//   - Go (go/parser): statements lying wholly inside a region are deleted; a
+//     run that ended the control flow of its block (a return) leaves a
+//     zero-value return behind; a region covering a whole function body, or
+//     any region with Input.Coarse set, turns the body into a single
+//     zero-value return. Local variables still needed keep a zero-value
+//     declaration, variables that lost their last use get "_ = x", imports
+//     that lost their last use are removed. Top-level declarations are never
+//     removed, so files of the target only (attrs_windows.go) still compile.
+//   - C and C++ (a small lexer and the preprocessor's conditional groups):
+//     only code inside a conditional branch (#ifdef _WIN32 ... #else) is
+//     touched. A branch ending a function body becomes "(void)param;" lines
+//     and a zero-value return of the declared type; a run of statements in
+//     the middle of a body is removed; functions defined inside the branch
+//     keep their signatures and get placeholder bodies.
+//
+// Only the bytes of the masked statements, bodies and unused imports change;
+// every other byte of the file is copied unchanged, so the gold patch (the
+// reverse of the masking diff) touches nothing else. Test files are never
+// masked: asking for one is an error, as is an unparsable file or a region
+// outside the file. A region the rules cannot mask safely (it covers no
+// whole statement, it lies outside any preprocessor guard) is reported with
+// an Action of kind KindUnmasked, not an error: the labelling step then
+// finds that the task has no FAIL_TO_PASS test and drops it.
+//
+// Usage:
+//
+//	m, _ := mask.Lookup("rules")
+//	out, err := m.Mask(ctx, mask.Input{Path: "pathsep.go", Source: src, Regions: regions})
+package mask
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/osbench/osbench/plugins/registry"
+	"github.com/osbench/osbench/schemas"
+)
+
+// Masker replaces verified regions of one file by quiet placeholders.
+type Masker interface {
+	// Mask returns the file with every region of in replaced by a quiet
+	// placeholder, and a record of what it did. It never changes a line
+	// outside the regions except as documented by the implementation (Rules
+	// removes Go imports that became unused) and refuses test files.
+	Mask(ctx context.Context, in Input) (Output, error)
+}
+
+// Input is one file of the complete repository and its verified regions.
+type Input struct {
+	Path     string // repo-relative, "/"-separated
+	Source   []byte // the whole file as in the complete repository (R+)
+	Language string // "go", "c", "cpp"; derived from Path when empty
+	// Regions are the verified target regions of this file. Their File must
+	// be Path (or empty); false positives are skipped, never masked.
+	Regions []schemas.VerifiedRegion
+	// Coarse masks the whole enclosing function body of every region
+	// instead of only the statements the region covers.
+	Coarse bool
+}
+
+// Output is the masked file and what was done to it.
+type Output struct {
+	Source  []byte
+	Actions []Action // in the order of the file
+}
+
+// Action records one placeholder (or one region left alone, and why).
+type Action struct {
+	Region schemas.Region
+	Kind   string // one of the Kind constants
+	Detail string // for people: which function, what replaced what
+}
+
+// The kinds of Action.
+const (
+	// KindStatements: statements inside a function body were removed (and
+	// replaced, where the body needs it, by a zero-value return).
+	KindStatements = "statements"
+	// KindFunctionBody: a whole function body became a placeholder.
+	KindFunctionBody = "function-body"
+	// KindPreprocessorBlock: the target branch of a C or C++ conditional
+	// inside a function body became a placeholder or was emptied.
+	KindPreprocessorBlock = "preprocessor-block"
+	// KindImport: a Go import was removed because masking took its last use.
+	KindImport = "import"
+	// KindUnmasked: the region was left unchanged; Detail says why.
+	KindUnmasked = "unmasked"
+	// KindSkipped: the region's verdict is false-positive; never masked.
+	KindSkipped = "skipped"
+)
+
+// The languages a Masker is asked about.
+const (
+	LangGo  = "go"
+	LangC   = "c"
+	LangCPP = "cpp"
+)
+
+// LanguageOf derives the language of a file from its extension, or returns
+// "" when the extension is not one of a language the rules know.
+func LanguageOf(file string) string {
+	switch strings.ToLower(path.Ext(file)) {
+	case ".go":
+		return LangGo
+	case ".c", ".h":
+		return LangC
+	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl":
+		return LangCPP
+	}
+	return ""
+}
+
+// testDirs are directory names whose whole content is test code or data.
+var testDirs = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true}
+
+// IsTestFile reports whether the repo-relative path names a test file: Go's
+// _test.go files, C and C++ files whose base name ends in _test or _tests,
+// and anything under a directory named test, tests, testdata or __tests__.
+func IsTestFile(p string) bool {
+	dir, file := path.Split(p)
+	for _, d := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if testDirs[strings.ToLower(d)] {
+			return true
+		}
+	}
+	stem := strings.TrimSuffix(file, path.Ext(file))
+	return strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests")
+}
+
+var maskers = registry.New[Masker]("masker")
+
+// Register makes a masker available under name. It is meant for init
+// functions; an empty name, a nil masker or a name taken twice is a
+// programming error and panics.
+func Register(name string, m Masker) { maskers.Register(name, m) }
+
+// Lookup returns the masker registered under name.
+func Lookup(name string) (Masker, bool) { return maskers.Lookup(name) }
+
+// Names returns the registered names, sorted.
+func Names() []string { return maskers.Names() }
+
+func init() { Register("rules", Rules{}) }
+
+// Rules is the deterministic masker described in the package comment.
+type Rules struct{}
+
+// Mask implements Masker.
+func (Rules) Mask(ctx context.Context, in Input) (Output, error) {
+	if err := ctx.Err(); err != nil {
+		return Output{}, err
+	}
+	if IsTestFile(in.Path) {
+		return Output{}, fmt.Errorf("mask %s: test files are never masked", in.Path)
+	}
+	lang, err := languageFor(in)
+	if err != nil {
+		return Output{}, err
+	}
+	regions, skipped, err := checkRegions(in)
+	if err != nil {
+		return Output{}, err
+	}
+	var out Output
+	switch lang {
+	case LangGo:
+		out, err = maskGo(in.Path, in.Source, regions, in.Coarse)
+	default:
+		out, err = maskCFamily(in.Path, in.Source, lang == LangCPP, regions, in.Coarse)
+	}
+	if err != nil {
+		return Output{}, err
+	}
+	out.Actions = append(skipped, out.Actions...)
+	sortActions(out.Actions)
+	return out, nil
+}
+
+// languageFor resolves the language of in. A manifest's "c" covers C and
+// C++ projects alike, so a C++ extension wins over it.
+func languageFor(in Input) (string, error) {
+	byExt := LanguageOf(in.Path)
+	switch lang := in.Language; {
+	case lang == "":
+		if byExt == "" {
+			return "", fmt.Errorf("mask %s: no language given and none known for the extension", in.Path)
+		}
+		return byExt, nil
+	case lang == LangC && byExt == LangCPP:
+		return LangCPP, nil
+	case lang == LangGo || lang == LangC || lang == LangCPP:
+		return lang, nil
+	default:
+		return "", fmt.Errorf("mask %s: the rules masker does not handle language %q", in.Path, lang)
+	}
+}
+
+// checkRegions validates the regions against the file and sets the false
+// positives apart (as skipped actions).
+func checkRegions(in Input) (regions []schemas.VerifiedRegion, skipped []Action, err error) {
+	lines := countLines(in.Source)
+	for _, r := range in.Regions {
+		if r.File != "" && r.File != in.Path {
+			return nil, nil, fmt.Errorf("mask %s: region %d-%d belongs to %s", in.Path, r.Start, r.End, r.File)
+		}
+		if r.Start < 1 || r.End < r.Start || r.End > lines {
+			return nil, nil, fmt.Errorf("mask %s: region %d-%d outside the file's %d lines", in.Path, r.Start, r.End, lines)
+		}
+		if r.Label == schemas.LabelFalsePositive {
+			skipped = append(skipped, Action{Region: r.Region, Kind: KindSkipped, Detail: "verdict false-positive: never masked"})
+			continue
+		}
+		regions = append(regions, r)
+	}
+	return regions, skipped, nil
+}
+
+// countLines counts the lines of src, a last line without newline included.
+func countLines(src []byte) int {
+	n := strings.Count(string(src), "\n")
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
