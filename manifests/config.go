@@ -28,6 +28,9 @@ type Repository struct {
 	Source    Source
 	Migrate   []Direction
 	FlakyRuns int // default 3
+	// Verifier names the verify plugin that judges candidate regions
+	// (default "rules"; "lm" asks a language model).
+	Verifier string
 	// Platforms sorted by name; only those that a preset or the manifest defines.
 	Platforms []*Platform
 

@@ -51,6 +51,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "language"},
 	{Name: "toolchain"},
 	{Name: "flaky_runs"},
+	{Name: "verifier"},
 	{Name: "user"},
 	{Name: "env"},
 }
@@ -102,6 +103,7 @@ type settings struct {
 	Language  *setting[string]
 	Toolchain *setting[string]
 	FlakyRuns *setting[int]
+	Verifier  *setting[string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
 	Platforms []*platformBlock // declaration order, names unique
@@ -254,6 +256,8 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	s.Toolchain, d = decodeAttr(content.Attributes["toolchain"], sc.ctx, asString)
 	diags = append(diags, d...)
 	s.FlakyRuns, d = decodeAttr(content.Attributes["flaky_runs"], sc.ctx, asFlakyRuns)
+	diags = append(diags, d...)
+	s.Verifier, d = decodeAttr(content.Attributes["verifier"], sc.ctx, knownName("verifier", sc.known.Verifiers, sc.known.VerifierNames))
 	diags = append(diags, d...)
 	s.User, d = decodeAttr(content.Attributes["user"], sc.ctx, oneOf(userNames...))
 	diags = append(diags, d...)

@@ -14,6 +14,7 @@ var (
 	testParsers         = []string{"go-test-json", "libtest", "junit", "ctest", "trx", "tap", "regex"}
 	testExecutors       = []string{"local", "wine", "temporal"}
 	testCoverageFormats = []string{"go-coverprofile", "lcov", "gcov", "cobertura", "llvm-json"}
+	testVerifiers       = []string{"rules", "lm"}
 )
 
 // testEnv is the environment env() sees in tests.
@@ -32,6 +33,8 @@ func testOptions() LoadOptions {
 			ParserNames:         testParsers,
 			ExecutorNames:       testExecutors,
 			CoverageFormatNames: testCoverageFormats,
+			Verifiers:           member(testVerifiers),
+			VerifierNames:       testVerifiers,
 		},
 		LookupEnv: func(name string) (string, bool) {
 			v, ok := testEnv[name]

@@ -76,6 +76,7 @@ func TestDecodeRepository(t *testing.T) {
 			Source:    Source{Path: "/srv/plain"},
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}},
 			FlakyRuns: 3,
+			Verifier:  "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Test: makeTest()},
 				{Name: "windows", Executor: "local", Test: makeTest()},
@@ -101,6 +102,7 @@ func TestDecodeRepository(t *testing.T) {
 			Source:    Source{Git: "https://github.com/gofrs/flock", Commit: "95A014D"},
 			Migrate:   []Direction{{Source: "windows", Target: "linux"}, {Source: "linux", Target: "windows"}},
 			FlakyRuns: 5,
+			Verifier:  "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Toolchain: "go1.25.0", User: "root", Env: map[string]string{"CGO_ENABLED": "0"}, Test: makeTest()},
 				{Name: "windows", Executor: "local", Toolchain: "go1.25.0", User: "root", Env: map[string]string{"CGO_ENABLED": "0"}, Test: makeTest()},
@@ -139,6 +141,7 @@ func TestDecodeRepository(t *testing.T) {
 			Source:    Source{Path: "/srv/override"},
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}},
 			FlakyRuns: 3,
+			Verifier:  "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Toolchain: "go1.26.8", User: "root", Env: map[string]string{"A": "repo", "B": "repo"}, Test: makeTest()},
 				{Name: "windows", Executor: "wine", Toolchain: "go1.25.5", User: "", Env: map[string]string{"A": "repo", "B": "windows", "C": "windows"}, Test: makeTest()},
@@ -180,6 +183,7 @@ repository "exprs" {
 			Source:    Source{Path: "/srv/exprs"},
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}, {Source: "windows", Target: "linux"}},
 			FlakyRuns: 3,
+			Verifier:  "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Toolchain: "go1.25.5",
 					Env: map[string]string{"GOFLAGS": "-mod=mod -trimpath", "HOME": "/home/x"}, Test: makeTest()},
@@ -230,6 +234,7 @@ repository "exprs" {
 			Source:    Source{Path: "/srv/scripts"},
 			Migrate:   []Direction{{Source: "windows", Target: "linux"}},
 			FlakyRuns: 3,
+			Verifier:  "rules",
 			Platforms: []*Platform{{
 				Name:     "linux",
 				Executor: "local",

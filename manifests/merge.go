@@ -19,6 +19,7 @@ func mergeSettings(base, top settings) settings {
 		Language:  pick(base.Language, top.Language),
 		Toolchain: pick(base.Toolchain, top.Toolchain),
 		FlakyRuns: pick(base.FlakyRuns, top.FlakyRuns),
+		Verifier:  pick(base.Verifier, top.Verifier),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
 	}

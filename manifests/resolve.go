@@ -13,6 +13,8 @@ const (
 	// defaultFlakyRuns is how often the complete repository's suites run
 	// to find flaky tests (DESIGN §2).
 	defaultFlakyRuns = 3
+	// defaultVerifier is the deterministic rules verifier (plugins/verify).
+	defaultVerifier = "rules"
 	// defaultExecutor runs steps on the host.
 	defaultExecutor = "local"
 )
@@ -66,6 +68,10 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	r.repo.Language, _ = use(r, "language", merged.Language)
 	if n, ok := use(r, "flaky_runs", merged.FlakyRuns); ok {
 		r.repo.FlakyRuns = n
+	}
+	r.repo.Verifier = defaultVerifier
+	if v, ok := use(r, "verifier", merged.Verifier); ok {
+		r.repo.Verifier = v
 	}
 	// Repository-wide defaults have ranges of their own as well as under each
 	// platform that inherits them.

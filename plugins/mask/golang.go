@@ -268,7 +268,11 @@ func describe(ph []string) string {
 	if len(ph) == 0 {
 		return "nothing"
 	}
-	return "`" + strings.Join(ph, "; ") + "`"
+	sep := "; "
+	if strings.HasSuffix(ph[0], ";") {
+		sep = " " // C and C++ statements carry their own semicolons
+	}
+	return "`" + strings.Join(ph, sep) + "`"
 }
 
 // placeholder returns the statements that stand in for the removal.
@@ -602,4 +606,3 @@ func bodyOf(n ast.Node) *ast.BlockStmt {
 	}
 	return &ast.BlockStmt{}
 }
-

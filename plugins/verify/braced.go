@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -18,7 +19,7 @@ func readBraced(lang, file string, src []byte) *fileModel {
 		lang:   lang,
 		raw:    strings.Split(text, "\n"),
 		m:      &fileModel{lines: countLines(src)},
-		closed: map[int]string{},
+		closed: map[int]guard{},
 	}
 	for i, code := range lx.code {
 		sc.line(i+1, code)
@@ -36,7 +37,7 @@ type block struct {
 	doc    string
 	from   int // first line of the header
 	guards []guard
-	cond   string // the platform if-condition that opened it, for else
+	cond   guard // the platform if-condition that opened it, for else
 }
 
 type blockKind int
@@ -50,6 +51,7 @@ const (
 // ppFrame is an open #if ... #endif.
 type ppFrame struct {
 	first       string // the opening directive
+	ifLine      int
 	branch      string // the current branch's directive
 	branchLine  int
 	platform    bool // the current branch depends on a platform macro
@@ -67,8 +69,8 @@ type braceScanner struct {
 	pp         []ppFrame
 	header     strings.Builder
 	headerLine int
-	pending    []guard        // guards of attributes waiting for their item
-	closed     map[int]string // depth → condition of the platform if-block just closed there
+	pending    []guard       // guards of attributes waiting for their item
+	closed     map[int]guard // depth → the platform if-condition of the block just closed there
 	seenItem   bool
 }
 
@@ -122,7 +124,9 @@ func (sc *braceScanner) line(n int, code string) {
 			sc.header.WriteByte(c)
 		}
 	}
-	sc.header.WriteByte(' ')
+	if sc.header.Len() > 0 {
+		sc.header.WriteByte(' ')
+	}
 }
 
 func (sc *braceScanner) directive(n int, kind, cond string) {
@@ -136,7 +140,7 @@ func (sc *braceScanner) directive(n int, kind, cond string) {
 	switch kind {
 	case "if", "ifdef", "ifndef":
 		p := isPlatform(cond)
-		sc.pp = append(sc.pp, ppFrame{first: text, branch: text, branchLine: n, platform: p,
+		sc.pp = append(sc.pp, ppFrame{first: text, ifLine: n, branch: text, branchLine: n, platform: p,
 			anyPlatform: p, atIf: cloneBlocks(sc.stack)})
 		return
 	}
@@ -171,7 +175,7 @@ func (sc *braceScanner) directive(n int, kind, cond string) {
 func (sc *braceScanner) closeBranch(f *ppFrame, last int) {
 	if f.platform && last > f.branchLine {
 		sc.m.spans = append(sc.m.spans, guardSpan{from: f.branchLine + 1, to: last,
-			guard: guard{line: f.branchLine, text: f.branch, strength: 0.85}})
+			guard: guard{line: f.branchLine, text: f.branch, cond: fmt.Sprintf("#if:%d", f.ifLine), strength: 0.85}})
 	}
 }
 
@@ -204,9 +208,10 @@ func (sc *braceScanner) open(n int) {
 	}
 	b.guards = append(sc.headerGuards(h, from), sc.pending...)
 	if cond := sc.ifCondition(h); cond != "" {
-		b.cond = cond
-	} else if strings.HasPrefix(h, "else") && sc.closed[len(sc.stack)] != "" {
-		b.guards = append(b.guards, guard{line: from, text: "else of " + sc.closed[len(sc.stack)], strength: 0.8})
+		b.cond = guard{line: sc.findLine(from, "if"), text: cond}
+	} else if c := sc.closed[len(sc.stack)]; strings.HasPrefix(h, "else") && c.text != "" {
+		b.guards = append(b.guards, guard{line: c.line, text: "else of " + c.text,
+			cond: fmt.Sprintf("if:%d", c.line), strength: 0.8})
 	}
 	sc.pending = nil
 	sc.stack = append(sc.stack, b)
@@ -262,17 +267,18 @@ func (sc *braceScanner) headerGuards(h string, from int) []guard {
 					sc.m.fileGuards = append(sc.m.fileGuards, guard{line: sc.findLine(from, a[0]), text: a[0], strength: 0.85})
 					continue
 				}
-				gs = append(gs, guard{line: sc.findLine(from, a[0]), text: a[0], strength: 0.85})
+				gs = append(gs, guard{line: sc.findLine(from, a[0]), text: a[0], cond: "cfg", strength: 0.85})
 			}
 		}
 	case LangCSharp:
 		if loc := csPlatformAttr.FindStringIndex(h); loc != nil {
 			l := sc.findLine(from, h[loc[0]:loc[1]])
-			gs = append(gs, guard{line: l, text: strings.TrimSpace(sc.rawLine(l)), strength: 0.85})
+			gs = append(gs, guard{line: l, text: strings.TrimSpace(sc.rawLine(l)), cond: "os-attribute", strength: 0.85})
 		}
 	}
 	if cond := sc.ifCondition(h); cond != "" {
-		gs = append(gs, guard{line: sc.findLine(from, "if"), text: cond, strength: 0.85})
+		l := sc.findLine(from, "if")
+		gs = append(gs, guard{line: l, text: cond, cond: fmt.Sprintf("if:%d", l), strength: 0.85})
 	}
 	return gs
 }

@@ -62,8 +62,8 @@ var fixtureCases = []fixtureCase{
 	{"rsplat/src/paths.rs", 95, 112, false, "linux", "windows", []string{schemas.LabelPath, schemas.LabelConditional}},
 	{"rsplat/src/attrs.rs", 17, 19, false, "linux", "windows", []string{schemas.LabelAPI}},
 	{"rsplat/src/attrs.rs", 41, 43, false, "windows", "linux", []string{schemas.LabelAPI}},
-	{"rsplat/src/units.rs", 21, 22, false, "linux", "windows", []string{schemas.LabelEncoding}},
-	{"rsplat/src/units.rs", 38, 40, false, "windows", "linux", []string{schemas.LabelEncoding}},
+	{"rsplat/src/units.rs", 18, 19, false, "linux", "windows", []string{schemas.LabelEncoding}},
+	{"rsplat/src/units.rs", 37, 38, false, "windows", "linux", []string{schemas.LabelEncoding}},
 	{"lineend/lineend.go", 73, 75, true, "linux", "windows", []string{schemas.LabelFalsePositive}},
 }
 

@@ -101,13 +101,16 @@ func readGo(file string, src []byte) (*fileModel, error) {
 				m.calls = append(m.calls, callSite{callee: id.Name, line: line(n.Pos())})
 			}
 		case *ast.IfStmt:
-			if goIsPlatformTest(n.Cond, resolve) {
+			// A capability probe (errors.Is(err, errors.ErrUnsupported))
+			// guards its fallback like a platform test does.
+			if goIsPlatformTest(n.Cond, resolve) || goIsProbe(n.Cond, resolve) {
 				cond := goText(src, fset, n.Cond)
+				key := fmt.Sprintf("if:%d", line(n.Pos()))
 				m.spans = append(m.spans, guardSpan{from: line(n.Body.Lbrace), to: line(n.Body.Rbrace),
-					guard: guard{line: line(n.Cond.Pos()), text: cond, strength: 0.85}})
+					guard: guard{line: line(n.Cond.Pos()), text: cond, cond: key, strength: 0.85}})
 				if n.Else != nil {
 					m.spans = append(m.spans, guardSpan{from: line(n.Else.Pos()), to: line(n.Else.End()),
-						guard: guard{line: line(n.Cond.Pos()), text: "else of " + cond, strength: 0.8}})
+						guard: guard{line: line(n.Cond.Pos()), text: "else of " + cond, cond: key, strength: 0.8}})
 				}
 			}
 		case *ast.SwitchStmt:
@@ -220,7 +223,7 @@ func goSwitchGuards(m *fileModel, n *ast.SwitchStmt, src []byte, fset *token.Fil
 			continue
 		}
 		m.spans = append(m.spans, guardSpan{from: line(cc.Pos()), to: line(cc.End()),
-			guard: guard{line: line(cc.Pos()), text: text, strength: 0.85}})
+			guard: guard{line: line(cc.Pos()), text: text, cond: fmt.Sprintf("switch:%d", line(n.Pos())), strength: 0.85}})
 	}
 }
 
@@ -240,6 +243,20 @@ func goIsPlatformTest(e ast.Expr, resolve func(ast.Expr) string) bool {
 	ast.Inspect(e, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok && goPlatformTests[resolve(sel)] {
 			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// goIsProbe reports whether e tests for an unsupported operation.
+func goIsProbe(e ast.Expr, resolve func(ast.Expr) string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if ev, ok := lookupSelector(resolve(sel)); ok && ev.label == schemas.LabelOtherFeature {
+				found = true
+			}
 		}
 		return !found
 	})

@@ -18,9 +18,13 @@ type evidence struct {
 // guard is a platform condition under which some lines run: a build tag, a
 // file suffix, a runtime.GOOS test, a preprocessor branch, a cfg attribute.
 type guard struct {
-	line     int     // where the condition is written (0: the file name)
-	text     string  // the condition as written, for explanations
-	via      string  // the caller through which the guard applies, if inherited
+	line int    // where the condition is written (0: the file name)
+	text string // the condition as written, for explanations
+	via  string // the caller through which the guard applies, if inherited
+	// cond names the condition the guard is a branch of ("if:12", "cfg"):
+	// two guards with one cond and different texts are opposite branches,
+	// so a helper called under both runs everywhere.
+	cond     string
 	strength float64 // confidence that code under it is platform-specific
 }
 
@@ -118,7 +122,7 @@ func (m *fileModel) inheritGuards() {
 					inherited = append(inherited, g)
 				}
 			}
-			if !allGuarded || len(inherited) == 0 {
+			if !allGuarded || len(inherited) == 0 || oppositeBranches(inherited) {
 				continue
 			}
 			for _, g := range dedupeGuards(inherited) {
@@ -128,6 +132,21 @@ func (m *fileModel) inheritGuards() {
 			changed = true
 		}
 	}
+}
+
+// oppositeBranches reports whether gs hold two branches of one condition.
+func oppositeBranches(gs []guard) bool {
+	branch := map[string]string{}
+	for _, g := range gs {
+		if g.cond == "" {
+			continue
+		}
+		if t, ok := branch[g.cond]; ok && t != g.text {
+			return true
+		}
+		branch[g.cond] = g.text
+	}
+	return false
 }
 
 func dedupeGuards(gs []guard) []guard {

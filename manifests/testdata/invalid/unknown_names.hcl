@@ -3,7 +3,8 @@ repository "names" {
   source {
     path = "repo"
   }
-  migrate = ["linux->windows"]
+  migrate  = ["linux->windows"]
+  verifier = "rulez" # ERROR: Did you mean "rules"?
 
   platform "linux" {
     executor = "dockerr" # ERROR: Unknown executor
