@@ -369,7 +369,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(lastLine(stdout), "39 cached, 1 ran") {
+	if !strings.Contains(lastLine(stdout), "59 cached, 1 ran") {
 		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
 	}
 	sameFiles(t, want, snapshotDir(t, out2))
@@ -431,5 +431,49 @@ func TestGitSourceThroughMirror(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "lineend-git/checkout") {
 		t.Errorf("checkout did not rerun:\n%s", stderr)
+	}
+}
+
+// TestVerifiedCandidates checks the verify step's export on the fixtures:
+// the build-tagged Unix code of fsapi is kept as platform-specific for
+// windows→linux, its Windows code for linux→windows, and FindEntry — which
+// runs on Linux only because its test is skipped under Wine — is dropped as
+// a false positive.
+func TestVerifiedCandidates(t *testing.T) {
+	_, out := exportCorpus(t)
+	read := func(direction string) map[string][]schemas.VerifiedRegion {
+		var doc struct {
+			Regions []schemas.VerifiedRegion `json:"regions"`
+		}
+		readJSON(t, filepath.Join(out, "candidates", "fsapi", direction, "regions.json"), &doc)
+		byFile := map[string][]schemas.VerifiedRegion{}
+		for _, r := range doc.Regions {
+			byFile[r.File] = append(byFile[r.File], r)
+		}
+		return byFile
+	}
+	toLinux, toWindows := read("windows-to-linux"), read("linux-to-windows")
+	for dir, want := range map[string]struct {
+		regions map[string][]schemas.VerifiedRegion
+		file    string
+	}{"windows-to-linux": {toLinux, "attrs_unix.go"}, "linux-to-windows": {toWindows, "attrs_windows.go"}} {
+		if len(want.regions[want.file]) == 0 {
+			t.Errorf("%s: no region in %s", dir, want.file)
+		}
+		for _, r := range want.regions[want.file] {
+			if r.Label == schemas.LabelFalsePositive || r.FeatureGroup == "" || r.Confidence <= 0 {
+				t.Errorf("%s: %s:%d-%d judged %+v", dir, r.File, r.Start, r.End, r.Verdict)
+			}
+		}
+	}
+	fp := 0
+	for _, r := range toLinux["fsapi.go"] {
+		if r.Label != schemas.LabelFalsePositive {
+			t.Errorf("fsapi.go:%d-%d (no platform evidence) labelled %s", r.Start, r.End, r.Label)
+		}
+		fp++
+	}
+	if fp == 0 {
+		t.Errorf("the planted false positive (FindEntry, skipped under Wine) produced no region")
 	}
 }

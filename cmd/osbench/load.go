@@ -14,6 +14,7 @@ import (
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/plugins/verify"
 	"github.com/osbench/osbench/steps/compile"
 )
 
@@ -46,7 +47,9 @@ func knownPlugins() manifests.Known {
 	return manifests.Known{
 		Parsers: in(parsers.Names()), Executors: in(executors.Names()),
 		CoverageFormats: in(coverage.Names()), SkipStyles: in([]string{"go", "libtest", "ctest"}),
+		Verifiers:   in(verify.Names()),
 		ParserNames: parsers.Names(), ExecutorNames: executors.Names(), CoverageFormatNames: coverage.Names(),
+		VerifierNames: verify.Names(),
 	}
 }
 

@@ -214,7 +214,7 @@ found:
 		return nil
 	}
 	switch head[0] {
-	case "namespace", "struct", "class", "union", "enum", "extern", "typedef", "if", "for", "while", "switch", "do", "else", "return":
+	case "namespace", "extern", "typedef", "if", "for", "while", "switch", "do", "else", "return":
 		if !(head[0] == "extern" && len(head) > 1 && !strings.HasPrefix(head[1], `"`)) {
 			return nil
 		}
@@ -463,7 +463,8 @@ func (m *cMasker) maskSegment(r schemas.Region, bi, a, z int) {
 	if len(seg) == 0 {
 		return
 	}
-	if fn := m.f.enclosingFunc(seg[0]); fn != nil {
+	b := m.f.branches[bi]
+	if fn := m.f.enclosingFunc(seg[0]); fn != nil && (fn.open < b.tokLo || fn.open >= b.tokHi) {
 		m.maskStatements(r, bi, seg, fn)
 		return
 	}
@@ -475,7 +476,7 @@ func (m *cMasker) maskSegment(r schemas.Region, bi, a, z int) {
 			continue
 		}
 		first, last := m.f.lx.tokens[open].line, m.f.lx.tokens[fn.close].line
-		if first > z || last < a || open < m.f.branches[bi].tokLo || open >= m.f.branches[bi].tokHi {
+		if first > z || last < a || open < b.tokLo || open >= b.tokHi {
 			continue
 		}
 		ph, ok := m.placeholder(fn)

@@ -133,7 +133,12 @@ func (m *goMasker) removeUnusedImports(masked []byte) ([]byte, error) {
 		switch {
 		case len(dropped) == 0:
 		case len(dropped) == len(g.Specs):
-			edits = append(edits, lineSpan(tf, lines, g.Doc, g))
+			// The blank line that set the declaration apart goes with it.
+			e := lineSpan(tf, lines, g.Doc, g)
+			if e.end < len(masked) && masked[e.end] == '\n' && e.start > 0 && masked[e.start-1] == '\n' {
+				e.end++
+			}
+			edits = append(edits, e)
 		default:
 			for _, spec := range dropped {
 				edits = append(edits, lineSpan(tf, lines, spec.Doc, spec))

@@ -1,0 +1,117 @@
+// Package verifyregions is the "verify" step kind: it asks a verifier
+// plugin (default "rules") to judge every candidate region of one migration
+// direction, reading each file from the complete repository's checkout, and
+// records the verdicts. Regions labelled false-positive are kept in the
+// artifact (with the reason) but counted as dropped, so a report can say
+// what was found, kept and dropped.
+package verifyregions
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/verify"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/diffcov"
+)
+
+// Kind is the step kind's name.
+const Kind = "verify"
+
+// Output is the result name: a Verified document.
+const Output = "regions.json"
+
+// Config is the verify step's configuration: changing the verifier (or
+// its settings, later) reruns this step and what follows, never the test
+// runs above it.
+type Config struct {
+	Repository string `json:"repository"`
+	Source     string `json:"source"`
+	Target     string `json:"target"`
+	Verifier   string `json:"verifier"`
+}
+
+// Verified is the artifact: every region with its verdict, and the count
+// per label.
+type Verified struct {
+	Repository string                   `json:"repository"`
+	Source     string                   `json:"source"`
+	Target     string                   `json:"target"`
+	Verifier   string                   `json:"verifier"`
+	Regions    []schemas.VerifiedRegion `json:"regions"`
+	ByLabel    map[string]int           `json:"by_label"`
+}
+
+// Kept returns the regions that are platform-specific (not false positives).
+func (v *Verified) Kept() []schemas.VerifiedRegion {
+	var out []schemas.VerifiedRegion
+	for _, r := range v.Regions {
+		if r.Label != schemas.LabelFalsePositive {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+type kind struct{}
+
+func init() { engine.RegisterKind(kind{}) }
+
+func (kind) Name() string    { return Kind }
+func (kind) Version() string { return "1" }
+
+func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg Config
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	v, ok := verify.Lookup(cfg.Verifier)
+	if !ok {
+		return fmt.Errorf("unknown verifier %q (known: %v)", cfg.Verifier, verify.Names())
+	}
+	dc, err := rc.Input("diffcov")
+	if err != nil {
+		return err
+	}
+	var diff schemas.DiffCoverage
+	if err := dc.DecodeJSON(diffcov.Output, &diff); err != nil {
+		return err
+	}
+	src, err := rc.Input("source")
+	if err != nil {
+		return err
+	}
+	byFile := map[string][]schemas.Region{}
+	var files []string
+	for _, r := range diff.Regions {
+		if _, seen := byFile[r.File]; !seen {
+			files = append(files, r.File)
+		}
+		byFile[r.File] = append(byFile[r.File], r)
+	}
+	sort.Strings(files)
+	out := Verified{Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target, Verifier: cfg.Verifier,
+		Regions: []schemas.VerifiedRegion{}, ByLabel: map[string]int{}}
+	for _, file := range files {
+		content, err := src.TreeFile("source", file)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", file, err)
+		}
+		regions := byFile[file]
+		verdicts, err := v.Verify(ctx, verify.Input{Path: file, Source: content, Regions: regions, SourceOS: cfg.Source, TargetOS: cfg.Target})
+		if err != nil {
+			return fmt.Errorf("verify %s: %w", file, err)
+		}
+		if len(verdicts) != len(regions) {
+			return fmt.Errorf("verifier %s returned %d verdicts for %d regions of %s", cfg.Verifier, len(verdicts), len(regions), file)
+		}
+		for i, r := range regions {
+			out.Regions = append(out.Regions, schemas.VerifiedRegion{Region: r, Verdict: verdicts[i]})
+			out.ByLabel[verdicts[i].Label]++
+		}
+	}
+	rc.SetLabel(fmt.Sprintf("%d regions, %d kept", len(out.Regions), len(out.Kept())))
+	return rc.PutJSON(Output, out)
+}
