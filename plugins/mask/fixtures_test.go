@@ -42,13 +42,13 @@ var fixtureMasks = map[string]fixtureMask{
 		regions: [][2]int{{10, 18}, {24, 28}, {32, 48}, {55, 59}, {65, 73}}},
 	"cpath-pathrules": {repo: "cpath", file: "src/pathrules.c",
 		regions: [][2]int{{9, 9}, {18, 18}, {24, 24}, {31, 32}, {43, 46}, {95, 107}}},
-	"cpath-probe":       {repo: "cpath", file: "src/probe.c", regions: [][2]int{{17, 21}, {49, 53}}},
-	"cppenc-eol":        {repo: "cppenc", file: "src/eol.cpp", regions: [][2]int{{8, 8}}},
-	"cppenc-wide":       {repo: "cppenc", file: "src/wide.cpp", regions: [][2]int{{16, 28}, {33, 45}}},
-	"cppenc-textfile":   {repo: "cppenc", file: "src/textfile.cpp", regions: [][2]int{{24, 27}}},
-	"coarse-fsapi":      {repo: "fsapi", file: "attrs_windows.go", coarse: true, regions: [][2]int{{25, 25}, {67, 68}}},
-	"coarse-shared":     {repo: "pathsep", file: "compare.go", coarse: true, sourceCompiled: true, regions: [][2]int{{34, 34}}},
-	"coarse-cpath":      {repo: "cpath", file: "src/pathrules.c", coarse: true, regions: [][2]int{{95, 99}}},
+	"cpath-probe":     {repo: "cpath", file: "src/probe.c", regions: [][2]int{{17, 21}, {49, 53}}},
+	"cppenc-eol":      {repo: "cppenc", file: "src/eol.cpp", regions: [][2]int{{8, 8}}},
+	"cppenc-wide":     {repo: "cppenc", file: "src/wide.cpp", regions: [][2]int{{16, 28}, {33, 45}}},
+	"cppenc-textfile": {repo: "cppenc", file: "src/textfile.cpp", regions: [][2]int{{24, 27}}},
+	"coarse-fsapi":    {repo: "fsapi", file: "attrs_windows.go", coarse: true, regions: [][2]int{{25, 25}, {67, 68}}},
+	"coarse-shared":   {repo: "pathsep", file: "compare.go", coarse: true, sourceCompiled: true, regions: [][2]int{{34, 34}}},
+	"coarse-cpath":    {repo: "cpath", file: "src/pathrules.c", coarse: true, regions: [][2]int{{95, 99}}},
 }
 
 func fixtureDir(repo string) string { return filepath.Join("..", "..", "testdata", "repos", repo) }

@@ -16,10 +16,8 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
-	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
-	"github.com/osbench/osbench/steps/verifyregions"
 )
 
 // Options configure compilation.
@@ -82,7 +80,8 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 		return nil, fmt.Errorf("%s: repository %q has no source", rangeOf(r.DeclRange), r.Name)
 	}
 	steps := []*engine.Step{co}
-	covered := map[string]bool{} // platforms with a coverage step
+	tests := map[string]*engine.Step{} // platform → its test step, when it has coverage
+	platforms := map[string]*manifests.Platform{}
 	for _, p := range r.Platforms {
 		if !c.wanted(p.Name) {
 			continue
@@ -92,43 +91,18 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 			return nil, err
 		}
 		steps = append(steps, ps...)
-		covered[p.Name] = p.Coverage != nil
+		for _, s := range ps {
+			if s.Kind == testrun.Kind && p.Coverage != nil {
+				tests[p.Name], platforms[p.Name] = s, p
+			}
+		}
 	}
 	for _, d := range r.Migrate {
-		if covered[d.Source] && covered[d.Target] {
-			steps = append(steps, c.direction(r, d)...)
+		if tests[d.Source] != nil && tests[d.Target] != nil {
+			steps = append(steps, c.direction(r, d, tests, platforms)...)
 		}
 	}
 	return steps, nil
-}
-
-// direction builds the task-construction steps of one migration
-// direction: differential coverage, then verification of its regions.
-func (c *compiler) direction(r *manifests.Repository, d manifests.Direction) []*engine.Step {
-	dir := r.Name + "/" + d.Source + "-to-" + d.Target
-	common := []engine.Field{
-		{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
-		{Name: "source", Value: d.Source, Source: rangeString(r.Ranges, "migrate")},
-		{Name: "target", Value: d.Target, Source: rangeString(r.Ranges, "migrate")},
-	}
-	dc := &engine.Step{
-		ID: dir + "/" + diffcov.Kind, Kind: diffcov.Kind, Group: r.Name, Config: common,
-		Inputs: []engine.Input{
-			{Name: diffcov.InputSource, Step: checkoutID(r.Name)},
-			{Name: diffcov.InputTargetCoverage, Step: platformID(r.Name, d.Target, covimport.Kind)},
-			{Name: diffcov.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
-		},
-	}
-	vr := &engine.Step{
-		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
-		Config: append(append([]engine.Field(nil), common...), engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")}),
-		Inputs: []engine.Input{
-			{Name: "source", Step: checkoutID(r.Name)},
-			{Name: "diffcov", Step: dc.ID},
-		},
-		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
-	}
-	return []*engine.Step{dc, vr}
 }
 
 func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *manifests.Platform) ([]*engine.Step, error) {

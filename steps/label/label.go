@@ -81,7 +81,7 @@ func (l Labels) Check() error {
 func Compute(in Input) Labels {
 	target, targetFlaky := stableStatuses(in.TargetComplete)
 	source, sourceFlaky := stableStatuses(in.SourceComplete)
-	flaky := append(targetFlaky, sourceFlaky...)
+	flaky := slices.Concat(targetFlaky, sourceFlaky)
 	quarantined := make(map[string]bool, len(flaky))
 	for _, f := range flaky {
 		quarantined[f.ID] = true

@@ -103,7 +103,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	env = mergeEnv(env, cfg.Env)
+	env = MergeEnv(env, cfg.Env)
 
 	logw, err := rc.SideWriter("test.log")
 	if err != nil {
@@ -214,9 +214,9 @@ func (c Command) argv() ([]string, error) {
 	return nil, fmt.Errorf("unknown shell %q", c.Shell)
 }
 
-// mergeEnv lays the manifest's variables over the toolchain's. GOFLAGS is
+// MergeEnv lays the manifest's variables over the toolchain's. GOFLAGS is
 // joined rather than replaced so the toolchain's own flags survive.
-func mergeEnv(base []string, extra map[string]string) []string {
+func MergeEnv(base []string, extra map[string]string) []string {
 	idx := map[string]int{}
 	for i, kv := range base {
 		idx[kv[:strings.IndexByte(kv, '=')]] = i

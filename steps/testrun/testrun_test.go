@@ -50,7 +50,7 @@ func TestExpectedTestsFollowBuildConstraints(t *testing.T) {
 }
 
 func TestMergeEnvKeepsToolchainGOFLAGS(t *testing.T) {
-	got := mergeEnv([]string{"PATH=/bin", "GOFLAGS=-modcacherw"}, map[string]string{"GOFLAGS": "-mod=mod", "A": "1"})
+	got := MergeEnv([]string{"PATH=/bin", "GOFLAGS=-modcacherw"}, map[string]string{"GOFLAGS": "-mod=mod", "A": "1"})
 	want := []string{"PATH=/bin", "GOFLAGS=-modcacherw -mod=mod", "A=1"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("mergeEnv = %v, want %v", got, want)

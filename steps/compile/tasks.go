@@ -1,0 +1,87 @@
+package compile
+
+import (
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/diffcov"
+	"github.com/osbench/osbench/steps/maskrepo"
+	"github.com/osbench/osbench/steps/verifyregions"
+)
+
+// buildChecks are the commands that prove a masked repository still builds
+// for the target, per language. Languages without one rely on the masked
+// test run, where a broken build shows as build-failed.
+var buildChecks = map[string][]string{
+	"go": {"go", "build", "./..."},
+}
+
+// direction builds the task-construction steps of one migration direction
+// s→t: differential coverage of the complete runs, verification of its
+// regions, the mask (R−), and the masked repository's test runs on the
+// target and on the source.
+func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
+	dir := r.Name + "/" + d.Source + "-to-" + d.Target
+	common := []engine.Field{
+		{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
+		{Name: "source", Value: d.Source, Source: rangeString(r.Ranges, "migrate")},
+		{Name: "target", Value: d.Target, Source: rangeString(r.Ranges, "migrate")},
+	}
+	with := func(extra ...engine.Field) []engine.Field {
+		return append(append([]engine.Field(nil), common...), extra...)
+	}
+	dc := &engine.Step{
+		ID: dir + "/" + diffcov.Kind, Kind: diffcov.Kind, Group: r.Name, Config: with(),
+		Inputs: []engine.Input{
+			{Name: diffcov.InputSource, Step: checkoutID(r.Name)},
+			{Name: diffcov.InputTargetCoverage, Step: platformID(r.Name, d.Target, covimport.Kind)},
+			{Name: diffcov.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
+		},
+	}
+	vr := &engine.Step{
+		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
+		Config:  with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")}),
+		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "diffcov", Step: dc.ID}},
+		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
+	}
+	target := platforms[d.Target]
+	targetTest := tests[d.Target]
+	mk := &engine.Step{
+		ID: dir + "/" + maskrepo.Kind, Kind: maskrepo.Kind, Group: r.Name, Env: targetTest.Env, Pool: targetTest.Pool,
+		Config: with(
+			engine.Field{Name: "masker", Value: "rules"},
+			engine.Field{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
+			engine.Field{Name: "executor", Value: target.Executor},
+			engine.Field{Name: "user", Value: target.User},
+			engine.Field{Name: "toolchain", Value: target.Toolchain},
+			engine.Field{Name: "env", Value: nonNil(target.Env)},
+			engine.Field{Name: "check", Value: nonNilList(buildChecks[r.Language])},
+		),
+		Inputs: []engine.Input{
+			{Name: "source", Step: checkoutID(r.Name)},
+			{Name: "verify", Step: vr.ID},
+			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
+		},
+	}
+	steps := []*engine.Step{dc, vr, mk}
+	for _, platform := range []string{d.Target, d.Source} {
+		steps = append(steps, maskedRun(dir, tests[platform], platform, mk.ID))
+	}
+	return steps
+}
+
+// maskedRun is the platform's test step run on the masked repository: the
+// same configuration, another source tree.
+func maskedRun(dir string, test *engine.Step, platform, maskStep string) *engine.Step {
+	run := *test
+	run.ID = dir + "/masked/" + platform + "/test"
+	run.Exports = nil
+	run.Inputs = make([]engine.Input, len(test.Inputs))
+	for i, in := range test.Inputs {
+		if in.Name == "source" {
+			in.Step = maskStep
+		}
+		run.Inputs[i] = in
+	}
+	return &run
+}

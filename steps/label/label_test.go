@@ -1,0 +1,240 @@
+package label
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/schemas"
+)
+
+const (
+	pass    = schemas.StatusPass
+	fail    = schemas.StatusFail
+	skip    = schemas.StatusSkip
+	crash   = schemas.StatusError
+	timeout = schemas.StatusTimeout
+	broken  = schemas.StatusBuildFailed
+	missing = schemas.StatusMissing
+)
+
+// run builds one test run from "id=status" pairs.
+func run(platform string, pairs ...string) schemas.TestResults {
+	r := schemas.TestResults{Repository: "pathsep", Platform: platform, Parser: "go-test-json", Tests: []schemas.TestResult{}}
+	for _, p := range pairs {
+		id, status, _ := strings.Cut(p, "=")
+		r.Tests = append(r.Tests, schemas.TestResult{ID: id, Status: schemas.Status(status)})
+	}
+	return r
+}
+
+func runs(platform string, n int, pairs ...string) []schemas.TestResults {
+	out := make([]schemas.TestResults, n)
+	for i := range out {
+		out[i] = run(platform, pairs...)
+	}
+	return out
+}
+
+func TestCompute(t *testing.T) {
+	const (
+		sep   = "pathsep/TestIsSeparator"
+		drive = "pathsep/TestDrive"
+		join  = "pathsep/TestJoinUserRejectsEscapes"
+		eq    = "pathsep/TestEqual"
+	)
+	tests := []struct {
+		name string
+		in   Input
+		want Labels
+	}{
+		{
+			name: "masking breaks two tests, one survives",
+			in: Input{
+				TargetComplete: runs("windows", 3, sep+"=pass", drive+"=pass", join+"=pass"),
+				TargetMasked:   run("windows", sep+"=fail", drive+"=error", join+"=pass"),
+				SourceComplete: runs("linux", 3, sep+"=pass", drive+"=pass", join+"=pass"),
+			},
+			want: Labels{
+				FailToPass:   []string{drive, sep},
+				PassToPass:   []string{join},
+				PassOnSource: []string{drive, sep, join},
+				Flaky:        []FlakyTest{},
+			},
+		},
+		{
+			name: "every non-pass status of the masked run fails the test",
+			in: Input{
+				TargetComplete: runs("windows", 1, "a=pass", "b=pass", "c=pass", "d=pass", "e=pass", "f=pass", "g=pass"),
+				TargetMasked:   run("windows", "a=fail", "b=skip", "c=error", "d=timeout", "e=build-failed", "f=missing"),
+				SourceComplete: runs("linux", 1, "a=pass"),
+			},
+			want: Labels{
+				FailToPass:   []string{"a", "b", "c", "d", "e", "f", "g"}, // g is not reported by B_t at all
+				PassToPass:   []string{},
+				PassOnSource: []string{"a"},
+				Flaky:        []FlakyTest{},
+			},
+		},
+		{
+			name: "tests that do not pass on the complete target are in no target set",
+			in: Input{
+				TargetComplete: runs("linux", 2, sep+"=skip", drive+"=fail", join+"=pass"),
+				TargetMasked:   run("linux", sep+"=pass", drive+"=fail", join+"=fail"),
+				SourceComplete: runs("windows", 2, sep+"=pass", drive+"=pass", join+"=skip"),
+			},
+			want: Labels{
+				FailToPass:   []string{join},
+				PassToPass:   []string{},
+				PassOnSource: []string{drive, sep},
+				Flaky:        []FlakyTest{},
+			},
+		},
+		{
+			name: "a test flaky on the target is quarantined from every set",
+			in: Input{
+				TargetComplete: []schemas.TestResults{
+					run("windows", sep+"=pass", drive+"=pass"),
+					run("windows", sep+"=fail", drive+"=pass"),
+					run("windows", sep+"=pass", drive+"=pass"),
+				},
+				TargetMasked:   run("windows", sep+"=fail", drive+"=fail"),
+				SourceComplete: runs("linux", 3, sep+"=pass", drive+"=pass"),
+			},
+			want: Labels{
+				FailToPass:   []string{drive},
+				PassToPass:   []string{},
+				PassOnSource: []string{drive},
+				Flaky:        []FlakyTest{{ID: sep, Platform: "windows", Statuses: []schemas.Status{pass, fail, pass}}},
+			},
+		},
+		{
+			name: "a test flaky on the source is quarantined from the target's sets too",
+			in: Input{
+				TargetComplete: runs("linux", 3, sep+"=pass", drive+"=pass", eq+"=pass"),
+				TargetMasked:   run("linux", sep+"=fail", drive+"=pass", eq+"=fail"),
+				SourceComplete: []schemas.TestResults{
+					run("windows", sep+"=pass", drive+"=pass", eq+"=pass"),
+					run("windows", sep+"=pass", drive+"=timeout", eq+"=pass"),
+					run("windows", sep+"=pass", drive+"=pass"),
+				},
+			},
+			want: Labels{
+				FailToPass:   []string{sep},
+				PassToPass:   []string{},
+				PassOnSource: []string{sep},
+				Flaky: []FlakyTest{
+					{ID: drive, Platform: "windows", Statuses: []schemas.Status{pass, timeout, pass}},
+					{ID: eq, Platform: "windows", Statuses: []schemas.Status{pass, pass, missing}},
+				},
+			},
+		},
+		{
+			name: "a test flaky on both platforms is reported once per platform",
+			in: Input{
+				TargetComplete: []schemas.TestResults{run("windows", sep+"=pass", join+"=pass"), run("windows", sep+"=skip", join+"=pass")},
+				TargetMasked:   run("windows", sep+"=fail", join+"=fail"),
+				SourceComplete: []schemas.TestResults{run("linux", sep+"=error", join+"=pass"), run("linux", sep+"=pass", join+"=pass")},
+			},
+			want: Labels{
+				FailToPass:   []string{join},
+				PassToPass:   []string{},
+				PassOnSource: []string{join},
+				Flaky: []FlakyTest{
+					{ID: sep, Platform: "linux", Statuses: []schemas.Status{crash, pass}},
+					{ID: sep, Platform: "windows", Statuses: []schemas.Status{pass, skip}},
+				},
+			},
+		},
+		{
+			name: "a test consistently failing to build is stable, not flaky",
+			in: Input{
+				TargetComplete: runs("windows", 3, sep+"=build-failed", join+"=pass"),
+				TargetMasked:   run("windows", sep+"=build-failed", join+"=pass"),
+				SourceComplete: runs("linux", 3, sep+"=pass", join+"=pass"),
+			},
+			want: Labels{
+				FailToPass:   []string{},
+				PassToPass:   []string{join},
+				PassOnSource: []string{sep, join},
+				Flaky:        []FlakyTest{},
+			},
+		},
+		{
+			name: "a duplicate report that does not pass wins over a pass",
+			in: Input{
+				TargetComplete: []schemas.TestResults{run("windows", sep+"=pass", sep+"=fail", join+"=pass")},
+				TargetMasked:   run("windows", join+"=pass", join+"=fail"),
+				SourceComplete: []schemas.TestResults{run("linux", sep+"=pass", join+"=fail", join+"=pass")},
+			},
+			want: Labels{
+				FailToPass:   []string{join},
+				PassToPass:   []string{},
+				PassOnSource: []string{sep},
+				Flaky:        []FlakyTest{},
+			},
+		},
+		{
+			name: "no runs give empty, non-nil sets",
+			in:   Input{},
+			want: Labels{FailToPass: []string{}, PassToPass: []string{}, PassOnSource: []string{}, Flaky: []FlakyTest{}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Compute(tt.in)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Compute() =\n%+v\nwant\n%+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestComputeDoesNotDependOnTestOrder: the sets do not change when the
+// tests inside a run come in another order.
+func TestComputeDoesNotDependOnTestOrder(t *testing.T) {
+	forward := Input{
+		TargetComplete: runs("windows", 2, "a=pass", "b=pass", "c=pass"),
+		TargetMasked:   run("windows", "a=fail", "b=pass", "c=fail"),
+		SourceComplete: runs("linux", 2, "a=pass", "b=pass", "c=skip"),
+	}
+	backward := Input{
+		TargetComplete: runs("windows", 2, "c=pass", "b=pass", "a=pass"),
+		TargetMasked:   run("windows", "c=fail", "b=pass", "a=fail"),
+		SourceComplete: runs("linux", 2, "c=skip", "b=pass", "a=pass"),
+	}
+	if a, b := Compute(forward), Compute(backward); !reflect.DeepEqual(a, b) {
+		t.Errorf("order changed the labels:\n%+v\n%+v", a, b)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		labels Labels
+		want   []error // errors.Is must hold for each; none means nil
+	}{
+		{"usable", Labels{FailToPass: []string{"a"}, PassOnSource: []string{"b"}}, nil},
+		{"usable without PASS_TO_PASS", Labels{FailToPass: []string{"a"}, PassToPass: []string{}, PassOnSource: []string{"a"}}, nil},
+		{"no FAIL_TO_PASS", Labels{PassToPass: []string{"a"}, PassOnSource: []string{"a"}}, []error{ErrNoFailToPass}},
+		{"no PASS_ON_SOURCE", Labels{FailToPass: []string{"a"}}, []error{ErrNoPassOnSource}},
+		{"neither", Labels{}, []error{ErrNoFailToPass, ErrNoPassOnSource}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.labels.Check()
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("Check() = %v, want nil", err)
+				}
+				return
+			}
+			for _, want := range tt.want {
+				if !errors.Is(err, want) {
+					t.Errorf("Check() = %v, want it to wrap %v", err, want)
+				}
+			}
+		})
+	}
+}

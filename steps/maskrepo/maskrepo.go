@@ -1,0 +1,197 @@
+// Package maskrepo is the "mask" step kind: it turns the complete
+// repository (R+) into the masked one (R−) by replacing every verified
+// target region with a quiet placeholder (plugins/mask), proves the result
+// still builds for the target when the language has a build check, and
+// retries with coarser placeholders (whole function bodies) when it does
+// not. Results: the masked tree ("source", so a test step can consume it
+// like a checkout) and a record of every action (mask.json).
+package maskrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/mask"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/checkout"
+	"github.com/osbench/osbench/steps/testrun"
+	"github.com/osbench/osbench/steps/toolchain"
+	"github.com/osbench/osbench/steps/verifyregions"
+)
+
+// Kind is the step kind's name.
+const Kind = "mask"
+
+// Record is the mask.json result.
+type Record struct {
+	Masker string `json:"masker"`
+	// Coarse is true when the fine-grained mask broke the target build and
+	// whole function bodies were masked instead.
+	Coarse  bool          `json:"coarse"`
+	Builds  *bool         `json:"builds,omitempty"` // nil: no build check for this language
+	Log     string        `json:"build_log,omitempty"`
+	Files   []string      `json:"files"`
+	Actions []mask.Action `json:"actions"`
+	// Regions are the verified regions that were masked.
+	Regions []schemas.VerifiedRegion `json:"regions"`
+}
+
+// Config is the mask step's configuration. The build check runs on the
+// target platform's toolchain and executor.
+type Config struct {
+	Repository string            `json:"repository"`
+	Source     string            `json:"source"`
+	Target     string            `json:"target"`
+	Masker     string            `json:"masker"`
+	Language   string            `json:"language"`
+	Executor   string            `json:"executor"`
+	User       string            `json:"user"`
+	Toolchain  string            `json:"toolchain"`
+	Env        map[string]string `json:"env"`
+	Check      []string          `json:"check"` // argv proving the masked repo builds for the target; empty: none
+}
+
+type kind struct{}
+
+func init() { engine.RegisterKind(kind{}) }
+
+func (kind) Name() string    { return Kind }
+func (kind) Version() string { return "1" }
+
+func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg Config
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	m, ok := mask.Lookup(cfg.Masker)
+	if !ok {
+		return fmt.Errorf("unknown masker %q (known: %v)", cfg.Masker, mask.Names())
+	}
+	vr, err := rc.Input("verify")
+	if err != nil {
+		return err
+	}
+	var verified verifyregions.Verified
+	if err := vr.DecodeJSON(verifyregions.Output, &verified); err != nil {
+		return err
+	}
+	src, err := rc.Input("source")
+	if err != nil {
+		return err
+	}
+	kept := verified.Kept()
+	rec := Record{Masker: cfg.Masker, Regions: kept}
+	for _, coarse := range []bool{false, true} {
+		repo := filepath.Join(rc.WorkDir, fmt.Sprintf("repo-%v", coarse))
+		if err := src.Materialize("source", repo); err != nil {
+			return err
+		}
+		rec.Coarse = coarse
+		if rec.Files, rec.Actions, err = maskFiles(ctx, m, repo, kept, coarse); err != nil {
+			return err
+		}
+		if len(cfg.Check) == 0 {
+			break
+		}
+		ok, log, err := buildCheck(ctx, rc, cfg, repo)
+		if err != nil {
+			return err
+		}
+		rec.Builds, rec.Log = &ok, log
+		if ok || coarse {
+			if err := rc.PutTree("source", repo, checkout.SkipVCS); err != nil {
+				return err
+			}
+			return finish(rc, rec)
+		}
+		rc.Log.Info().Msg("fine-grained mask breaks the target build; retrying with whole function bodies")
+	}
+	if err := rc.PutTree("source", filepath.Join(rc.WorkDir, "repo-false"), checkout.SkipVCS); err != nil {
+		return err
+	}
+	return finish(rc, rec)
+}
+
+func finish(rc *engine.RunContext, rec Record) error {
+	label := fmt.Sprintf("%d regions in %d files masked", len(rec.Regions), len(rec.Files))
+	if rec.Coarse {
+		label += " (coarse)"
+	}
+	if rec.Builds != nil && !*rec.Builds {
+		label += "; target build broken"
+	}
+	rc.SetLabel(label)
+	if rec.Actions == nil {
+		rec.Actions = []mask.Action{}
+	}
+	if rec.Files == nil {
+		rec.Files = []string{}
+	}
+	return rc.PutJSON("mask.json", rec)
+}
+
+// maskFiles rewrites, in repo, every file that has kept regions.
+func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schemas.VerifiedRegion, coarse bool) ([]string, []mask.Action, error) {
+	byFile := map[string][]schemas.VerifiedRegion{}
+	for _, r := range regions {
+		byFile[r.File] = append(byFile[r.File], r)
+	}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var actions []mask.Action
+	for _, f := range files {
+		p := filepath.Join(repo, filepath.FromSlash(f))
+		content, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := m.Mask(ctx, mask.Input{Path: f, Source: content, Regions: byFile[f], Coarse: coarse})
+		if err != nil {
+			return nil, nil, fmt.Errorf("mask %s: %w", f, err)
+		}
+		if err := os.WriteFile(p, out.Source, 0o644); err != nil {
+			return nil, nil, err
+		}
+		actions = append(actions, out.Actions...)
+	}
+	return files, actions, nil
+}
+
+// buildCheck runs the check command for the target in repo.
+func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, repo string) (bool, string, error) {
+	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
+	if err != nil {
+		return false, "", err
+	}
+	env, writable, err := toolchain.Env(rc, cfg.Language, cfg.Toolchain, cfg.Target)
+	if err != nil {
+		return false, "", err
+	}
+	var out bytes.Buffer
+	res, err := ex.Run(ctx, executors.Cmd{
+		Argv: cfg.Check, Dir: repo, Env: testrun.MergeEnv(env, cfg.Env), Stdout: &out, Stderr: &out,
+		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
+	})
+	if err != nil {
+		return false, "", err
+	}
+	if res.TimedOut {
+		return false, "", errors.New("build check timed out")
+	}
+	log := out.String()
+	if len(log) > 4000 {
+		log = log[len(log)-4000:]
+	}
+	return res.ExitCode == 0, log, nil
+}

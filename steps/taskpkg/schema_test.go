@@ -1,0 +1,189 @@
+package taskpkg
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/label"
+)
+
+func taskSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	src, ok := schemas.Schema("task")
+	if !ok {
+		t.Fatal("schemas has no task schema")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("task.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("task.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// validate encodes v as JSON and checks it against the schema.
+func validate(t *testing.T, s *jsonschema.Schema, v any) error {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Validate(inst)
+}
+
+// pathsepTask builds the linux→windows task of the pathsep fixture with
+// this package's functions: its Windows branches masked, labels from three
+// complete runs on each platform and one masked run.
+func pathsepTask(t *testing.T) Task {
+	t.Helper()
+	original := fixtureDir("pathsep")
+	masked := filepath.Join(t.TempDir(), "masked")
+	copyDir(t, masked, original)
+	maskLines(t, masked)
+	repo := filepath.Join(t.TempDir(), "repo")
+	commit, err := WriteRepo(repo, masked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch, err := GoldPatch(repo, original)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	results := func(platform string, statuses map[string]schemas.Status) schemas.TestResults {
+		r := schemas.TestResults{Repository: "pathsep", Platform: platform, Parser: "go-test-json"}
+		for _, id := range []string{"pathsep/TestDrive", "pathsep/TestIsSeparator", "pathsep/TestJoinUserRejectsEscapes", "pathsep/TestSplitList"} {
+			s, ok := statuses[id]
+			if !ok {
+				s = schemas.StatusPass
+			}
+			r.Tests = append(r.Tests, schemas.TestResult{ID: id, Status: s})
+		}
+		return r
+	}
+	complete := results("windows", nil)
+	labels := label.Compute(label.Input{
+		TargetComplete: []schemas.TestResults{complete, complete, complete},
+		TargetMasked:   results("windows", map[string]schemas.Status{"pathsep/TestDrive": schemas.StatusFail, "pathsep/TestIsSeparator": schemas.StatusFail}),
+		SourceComplete: []schemas.TestResults{
+			results("linux", nil),
+			results("linux", map[string]schemas.Status{"pathsep/TestSplitList": schemas.StatusTimeout}), // flaky
+			results("linux", nil),
+		},
+	})
+	if err := labels.Check(); err != nil {
+		t.Fatal(err)
+	}
+
+	regions := []schemas.VerifiedRegion{
+		{
+			Region: schemas.Region{File: "pathsep.go", Start: 19, End: 21, Lines: []int{19, 20, 21}, SourceCompiled: true},
+			Verdict: schemas.Verdict{Label: schemas.LabelPath, FunctionalArea: "path separator test", FeatureGroup: "path_separators",
+				Explanation: "backslash separates on Windows", Confidence: 0.9, Verifier: "rules"},
+		},
+		{
+			Region: schemas.Region{File: "pathsep.go", Start: 48, End: 52, Lines: []int{48, 49, 52}, SourceCompiled: true},
+			Verdict: schemas.Verdict{Label: schemas.LabelConditional, FunctionalArea: "drive letters", FeatureGroup: "drive_letters",
+				Explanation: "runtime.GOOS check", Confidence: 1, Verifier: "lm:openai/gpt-x"},
+		},
+	}
+	goCommand := []string{"go", "test", "-count=1", "-json", "-vet=off", "./..."}
+	return Task{
+		InstanceID:       InstanceID("pathsep", "linux", "windows"),
+		Repo:             "pathsep",
+		BaseCommit:       commit,
+		ProblemStatement: Instruction("pathsep", "linux", "windows", "go"),
+		Patch:            patch,
+		FailToPass:       labels.FailToPass,
+		PassToPass:       labels.PassToPass,
+		PassOnSource:     labels.PassOnSource,
+		SourceOS:         "linux",
+		TargetOS:         "windows",
+		Language:         "go",
+		Difficulty:       Difficulty(regions),
+		Categories:       Categories(regions),
+		Regions:          regions,
+		Environment: map[string]Environment{
+			"linux":   {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.26.8"},
+			"windows": {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.25.5"},
+		},
+		CreatedBy: CreatedBy{OsbenchVersion: "0.1.0", ManifestDigest: "sha256:" + string(bytes.Repeat([]byte("ab"), 32))},
+	}
+}
+
+func TestTaskMatchesSchema(t *testing.T) {
+	schema := taskSchema(t)
+	good := pathsepTask(t)
+	if err := validate(t, schema, good); err != nil {
+		t.Fatalf("task built by taskpkg rejected: %v", err)
+	}
+	if len(good.FailToPass) != 2 || len(good.PassToPass) != 1 || len(good.PassOnSource) != 3 {
+		t.Errorf("unexpected labels: %v %v %v", good.FailToPass, good.PassToPass, good.PassOnSource)
+	}
+
+	tests := []struct {
+		name      string
+		breakTask func(*Task) any // returns what to validate
+	}{
+		{"no FAIL_TO_PASS", func(t *Task) any { t.FailToPass = nil; return t }},
+		{"no PASS_ON_SOURCE", func(t *Task) any { t.PassOnSource = []string{}; return t }},
+		{"duplicate test id", func(t *Task) any { t.PassToPass = append(t.PassToPass, t.PassToPass[0]); return t }},
+		{"windows test id", func(t *Task) any { t.FailToPass = []string{`pathsep.exe/TestDrive`}; return t }},
+		{"unknown difficulty", func(t *Task) any { t.Difficulty = "trivial"; return t }},
+		{"false positive category", func(t *Task) any { t.Categories = []string{schemas.LabelFalsePositive}; return t }},
+		{"false positive region", func(t *Task) any { t.Regions[0].Label = schemas.LabelFalsePositive; return t }},
+		{"feature group not snake_case", func(t *Task) any { t.Regions[0].FeatureGroup = "PathSeparators"; return t }},
+		{"confidence above 1", func(t *Task) any { t.Regions[0].Confidence = 1.5; return t }},
+		{"absolute region path", func(t *Task) any { t.Regions[0].File = "/work/pathsep.go"; return t }},
+		{"instance id without direction", func(t *Task) any { t.InstanceID = "pathsep"; return t }},
+		{"short base commit", func(t *Task) any { t.BaseCommit = t.BaseCommit[:12]; return t }},
+		{"patch not in git format", func(t *Task) any { t.Patch = "--- a/x\n+++ b/x\n"; return t }},
+		{"unknown platform", func(t *Task) any { t.TargetOS = "win"; return t }},
+		{"one platform's environment", func(t *Task) any { delete(t.Environment, "linux"); return t }},
+		{"empty test command", func(t *Task) any { t.Environment["linux"] = Environment{Parser: "go-test-json"}; return t }},
+		{"bad manifest digest", func(t *Task) any { t.CreatedBy.ManifestDigest = "abc"; return t }},
+		{"extra key", func(t *Task) any {
+			var m map[string]any
+			b, _ := json.Marshal(t)
+			_ = json.Unmarshal(b, &m)
+			m["flaky"] = []string{}
+			return m
+		}},
+		{"missing key", func(t *Task) any {
+			var m map[string]any
+			b, _ := json.Marshal(t)
+			_ = json.Unmarshal(b, &m)
+			delete(m, "created_by")
+			return m
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := good
+			bad.Regions = append([]schemas.VerifiedRegion(nil), good.Regions...)
+			bad.Environment = map[string]Environment{}
+			for k, v := range good.Environment {
+				bad.Environment[k] = v
+			}
+			if err := validate(t, schema, tt.breakTask(&bad)); err == nil {
+				t.Error("schema accepted the broken task")
+			}
+		})
+	}
+}

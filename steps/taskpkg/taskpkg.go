@@ -1,0 +1,149 @@
+// Package taskpkg packages a migration task (DESIGN §2.6 and §7): the task
+// record that becomes one line of tasks.jsonl, and the two trees an agent
+// and an evaluator need — the masked repository as a fresh git repository
+// with a single root commit, and the gold patch that restores the original.
+//
+// The API:
+//
+//	Task                          one tasks.jsonl line (schemas/task.schema.json)
+//	InstanceID(repo, src, tgt)    "<repo>__<src>-to-<tgt>"
+//	Difficulty(regions)           easy | medium | hard, from region lines and files
+//	Categories(regions)           the distinct labels, false positives left out
+//	Instruction(repo, src, tgt, language)
+//	                              the problem statement shown to the agent
+//	WriteRepo(dir, srcDir)        srcDir's files as a one-commit git repo in dir
+//	GoldPatch(masked, original)   unified diff turning masked into original
+//
+// WriteRepo and GoldPatch run the git command with the user's and the
+// system's git configuration shut out and store files byte for byte (no
+// line-ending or filter conversion), so the same trees always give the same
+// commit hash and the same patch, on every machine.
+package taskpkg
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/osbench/osbench/schemas"
+)
+
+// Task is one line of tasks.jsonl. The first seven fields carry SWE-bench's
+// names and meaning, so SWE-bench tooling can read the file.
+type Task struct {
+	InstanceID       string `json:"instance_id"`
+	Repo             string `json:"repo"`
+	BaseCommit       string `json:"base_commit"` // the masked repo's root commit (WriteRepo)
+	ProblemStatement string `json:"problem_statement"`
+	Patch            string `json:"patch"` // gold patch (GoldPatch)
+
+	FailToPass   []string `json:"FAIL_TO_PASS"`
+	PassToPass   []string `json:"PASS_TO_PASS"`
+	PassOnSource []string `json:"PASS_ON_SOURCE"`
+
+	SourceOS   string                   `json:"source_os"`
+	TargetOS   string                   `json:"target_os"`
+	Language   string                   `json:"language"`
+	Difficulty string                   `json:"difficulty"`
+	Categories []string                 `json:"categories"`
+	Regions    []schemas.VerifiedRegion `json:"regions"` // the masked regions
+	// Environment says how each platform's tests are run, keyed by platform
+	// (both the source and the target).
+	Environment map[string]Environment `json:"environment"`
+	CreatedBy   CreatedBy              `json:"created_by"`
+}
+
+// Environment is how the tests of one platform are run.
+type Environment struct {
+	TestCommand []string `json:"test_command"` // argv
+	Parser      string   `json:"parser"`       // test-output parser plugin name
+	Toolchain   string   `json:"toolchain"`    // pinned toolchain, "" when none is pinned
+}
+
+// CreatedBy records what produced a task, so a task can be traced back to
+// the tool and the manifest that made it.
+type CreatedBy struct {
+	OsbenchVersion string `json:"osbench_version"`
+	ManifestDigest string `json:"manifest_digest"` // "sha256:<hex>"
+}
+
+// MarshalJSON encodes nil lists as empty arrays: a task with no
+// PASS_TO_PASS tests has "PASS_TO_PASS": [], never null. The Task itself is
+// left as it is.
+func (t Task) MarshalJSON() ([]byte, error) {
+	type plain Task // drops this method, so Marshal below does not recurse
+	p := plain(t)
+	p.FailToPass = nonNil(p.FailToPass)
+	p.PassToPass = nonNil(p.PassToPass)
+	p.PassOnSource = nonNil(p.PassOnSource)
+	p.Categories = nonNil(p.Categories)
+	p.Regions = make([]schemas.VerifiedRegion, len(t.Regions))
+	for i, r := range t.Regions {
+		r.Lines = nonNil(r.Lines)
+		p.Regions[i] = r
+	}
+	p.Environment = make(map[string]Environment, len(t.Environment))
+	for platform, env := range t.Environment {
+		env.TestCommand = nonNil(env.TestCommand)
+		p.Environment[platform] = env
+	}
+	return json.Marshal(p)
+}
+
+// nonNil returns s, or an empty slice when s is nil.
+func nonNil[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
+}
+
+// InstanceID names a task: the repository and the direction of migration,
+// "<repository>__<source>-to-<target>".
+func InstanceID(repository, source, target string) string {
+	return repository + "__" + source + "-to-" + target
+}
+
+// The difficulty levels of DESIGN §2.6.
+const (
+	DifficultyEasy   = "easy"
+	DifficultyMedium = "medium"
+	DifficultyHard   = "hard"
+)
+
+// Difficulty grades a task by the size of its masked regions: hard when
+// they span more than 100 lines or more than 5 files, medium when more than
+// 30 lines or more than 2 files, easy otherwise. A region spans End-Start+1
+// lines. False positives are not masked and so do not count.
+func Difficulty(regions []schemas.VerifiedRegion) string {
+	lines := 0
+	files := map[string]bool{}
+	for _, r := range regions {
+		if r.Label == schemas.LabelFalsePositive {
+			continue
+		}
+		if r.End >= r.Start {
+			lines += r.End - r.Start + 1
+		}
+		files[r.File] = true
+	}
+	switch {
+	case lines > 100 || len(files) > 5:
+		return DifficultyHard
+	case lines > 30 || len(files) > 2:
+		return DifficultyMedium
+	}
+	return DifficultyEasy
+}
+
+// Categories lists the distinct labels of the regions, sorted, without
+// false-positive. The result is never nil.
+func Categories(regions []schemas.VerifiedRegion) []string {
+	categories := []string{}
+	for _, r := range regions {
+		if r.Label != schemas.LabelFalsePositive && !slices.Contains(categories, r.Label) {
+			categories = append(categories, r.Label)
+		}
+	}
+	slices.Sort(categories)
+	return categories
+}
