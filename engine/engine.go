@@ -255,6 +255,9 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 	}
 	a := &Artifacts{cache: e.cache, rec: rec}
 	for _, x := range s.Exports {
+		if x.Optional && !hasResult(rec, x.Output) {
+			continue
+		}
 		dst := filepath.Join(e.opts.OutDir, filepath.FromSlash(x.Path))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
@@ -279,4 +282,13 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		}
 	}
 	return nil
+}
+
+func hasResult(rec *cache.ActionRecord, name string) bool {
+	for _, o := range rec.Results {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
 }

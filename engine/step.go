@@ -54,6 +54,9 @@ type Input struct {
 type Export struct {
 	Output string
 	Path   string // slash-separated, relative
+	// Optional exports are skipped when the step did not produce Output
+	// (a rejected task has no repository to export).
+	Optional bool
 }
 
 // Kind is a step kind. Run must be a pure function of the configuration and

@@ -369,7 +369,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(lastLine(stdout), "89 cached, 1 ran") {
+	if !strings.Contains(lastLine(stdout), "100 cached, 1 ran") {
 		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
 	}
 	sameFiles(t, want, snapshotDir(t, out2))
@@ -475,5 +475,75 @@ func TestVerifiedCandidates(t *testing.T) {
 	}
 	if fp == 0 {
 		t.Errorf("the planted false positive (FindEntry, skipped under Wine) produced no region")
+	}
+}
+
+// TestTasksFromTheExamples checks task construction end to end: tasks in
+// both directions from the Go fixtures and from a C fixture, each valid
+// against task.schema.json, with non-empty FAIL_TO_PASS and PASS_ON_SOURCE,
+// a masked repository with exactly one commit and no test-file change, and
+// rejected candidates listed with a reason in the build report.
+func TestTasksFromTheExamples(t *testing.T) {
+	_, out := exportCorpus(t)
+	schema := compileSchema(t, "task")
+	b, err := os.ReadFile(filepath.Join(out, "tasks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			t.Errorf("task invalid: %v", err)
+		}
+		var task struct {
+			ID         string   `json:"instance_id"`
+			F2P        []string `json:"FAIL_TO_PASS"`
+			P2S        []string `json:"PASS_ON_SOURCE"`
+			Patch      string   `json:"patch"`
+			BaseCommit string   `json:"base_commit"`
+		}
+		json.Unmarshal([]byte(line), &task)
+		made[task.ID] = true
+		if len(task.F2P) == 0 || len(task.P2S) == 0 {
+			t.Errorf("%s: empty FAIL_TO_PASS or PASS_ON_SOURCE", task.ID)
+		}
+		repo := filepath.Join(out, "tasks", task.ID, "repo")
+		log, err := exec.Command("git", "-C", repo, "log", "--format=%H").Output()
+		if err != nil || strings.TrimSpace(string(log)) != task.BaseCommit {
+			t.Errorf("%s: git log = %q (%v), want exactly the base commit %s", task.ID, log, err, task.BaseCommit)
+		}
+		if remotes, _ := exec.Command("git", "-C", repo, "remote").Output(); len(remotes) != 0 {
+			t.Errorf("%s: the task repository has remotes: %s", task.ID, remotes)
+		}
+		for _, l := range strings.Split(task.Patch, "\n") {
+			if strings.HasPrefix(l, "diff --git") && (strings.Contains(l, "_test.") || strings.Contains(l, "/tests/") || strings.Contains(l, " b/tests/")) {
+				t.Errorf("%s: the gold patch touches a test file: %s", task.ID, l)
+			}
+		}
+	}
+	for _, want := range []string{"pathsep__linux-to-windows", "pathsep__windows-to-linux", "fsapi__linux-to-windows", "fsapi__windows-to-linux", "cpath__linux-to-windows", "cpath__windows-to-linux"} {
+		if !made[want] {
+			t.Errorf("no task %s (made: %v)", want, made)
+		}
+	}
+	var rep struct {
+		Entries []struct {
+			InstanceID string `json:"instance_id"`
+			Accepted   bool   `json:"accepted"`
+			Rejected   string `json:"rejected"`
+		} `json:"entries"`
+	}
+	readJSON(t, filepath.Join(out, "build-report.json"), &rep)
+	for _, e := range rep.Entries {
+		if !e.Accepted && e.Rejected == "" {
+			t.Errorf("%s rejected without a reason", e.InstanceID)
+		}
+		if e.Accepted != made[e.InstanceID] {
+			t.Errorf("%s: report says accepted=%v, tasks.jsonl disagrees", e.InstanceID, e.Accepted)
+		}
 	}
 }

@@ -36,7 +36,7 @@ func platformID(repo, platform, kind string) string { return repo + "/" + platfo
 
 // Compile builds the steps of every repository in set.
 func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.Step, error) {
-	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolchain.Prober{}}
+	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolchain.Prober{}, sources: set.Sources}
 	var steps []*engine.Step
 	var problems []string
 	for _, repo := range set.Repositories {
@@ -46,6 +46,9 @@ func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.S
 			continue
 		}
 		steps = append(steps, rs...)
+	}
+	if agg := c.tasksStep(); agg != nil {
+		steps = append(steps, agg)
 	}
 	if len(problems) > 0 {
 		return steps, fmt.Errorf("%s", strings.Join(problems, "\n"))
@@ -58,6 +61,8 @@ type compiler struct {
 	fingerprints map[string]string // executor/user → fingerprint, taken once per run
 	executors    map[string]executors.Executor
 	probers      map[string]*toolchain.Prober // by user
+	sources      map[string][]byte            // manifest file → bytes, for manifest digests
+	tasks        []string                     // task step IDs, gathered by the tasks step
 }
 
 func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {
@@ -187,7 +192,25 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 			},
 		})
 	}
+	// Repeated runs of the complete repository's suite, for flake
+	// quarantine: the same configuration plus a run number.
+	for n := 2; n <= r.FlakyRuns; n++ {
+		again := *test
+		again.ID = repeatedRunID(test.ID, n)
+		again.Exports = nil
+		again.Config = append(append([]engine.Field(nil), test.Config...), engine.Field{Name: "run", Value: n, Source: rangeString(r.Ranges, "flaky_runs")})
+		steps = append(steps, &again)
+	}
 	return steps, nil
+}
+
+// repeatedRunID names the n-th run (n ≥ 2) of a test step; run 1 is the
+// step itself.
+func repeatedRunID(testID string, n int) string {
+	if n == 1 {
+		return testID
+	}
+	return fmt.Sprintf("%s#%d", testID, n)
 }
 
 func (c *compiler) wanted(platform string) bool {

@@ -2,10 +2,13 @@ package compile
 
 import (
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/maskrepo"
+	"github.com/osbench/osbench/steps/taskbuild"
+	"github.com/osbench/osbench/steps/taskpkg"
 	"github.com/osbench/osbench/steps/verifyregions"
 )
 
@@ -64,10 +67,66 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		},
 	}
 	steps := []*engine.Step{dc, vr, mk}
+	masked := map[string]string{}
 	for _, platform := range []string{d.Target, d.Source} {
-		steps = append(steps, maskedRun(dir, tests[platform], platform, mk.ID))
+		run := maskedRun(dir, tests[platform], platform, mk.ID)
+		masked[platform] = run.ID
+		steps = append(steps, run)
 	}
-	return steps
+
+	id := taskpkg.InstanceID(r.Name, d.Source, d.Target)
+	env := map[string]taskpkg.Environment{}
+	for _, platform := range []string{d.Source, d.Target} {
+		p := platforms[platform]
+		env[platform] = taskpkg.Environment{TestCommand: nonNilList(p.Test.Argv), Parser: p.Test.Parser, Toolchain: p.Toolchain}
+	}
+	task := &engine.Step{
+		ID: dir + "/" + taskbuild.Kind, Kind: taskbuild.Kind, Group: r.Name,
+		Config: with(
+			engine.Field{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
+			engine.Field{Name: "runs", Value: r.FlakyRuns, Source: rangeString(r.Ranges, "flaky_runs")},
+			engine.Field{Name: "environment", Value: env},
+			engine.Field{Name: "manifest_digest", Value: "sha256:" + string(cache.Sum(c.sources[r.File])), Source: r.File},
+			engine.Field{Name: "osbench_version", Value: Version},
+		),
+		Inputs: []engine.Input{
+			{Name: taskbuild.InputSource, Step: checkoutID(r.Name)},
+			{Name: taskbuild.InputMask, Step: mk.ID},
+			{Name: taskbuild.InputVerify, Step: vr.ID},
+			{Name: taskbuild.InputTargetMasked, Step: masked[d.Target]},
+			{Name: taskbuild.InputSourceMasked, Step: masked[d.Source]},
+		},
+		Exports: []engine.Export{
+			{Output: "outcome.json", Path: "tasks/" + id + "/outcome.json"},
+			{Output: "repo", Path: "tasks/" + id + "/repo", Optional: true},
+		},
+	}
+	for n := 1; n <= r.FlakyRuns; n++ {
+		task.Inputs = append(task.Inputs,
+			engine.Input{Name: taskbuild.TargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)},
+			engine.Input{Name: taskbuild.SourceRun(n), Step: repeatedRunID(tests[d.Source].ID, n)})
+	}
+	c.tasks = append(c.tasks, task.ID)
+	return append(steps, task)
+}
+
+// Version is the osbench version recorded in every task's created_by.
+const Version = "0.1.0"
+
+// tasksStep gathers every task into tasks.jsonl and the build report.
+func (c *compiler) tasksStep() *engine.Step {
+	if len(c.tasks) == 0 {
+		return nil
+	}
+	s := &engine.Step{ID: "tasks", Kind: taskbuild.TasksKind, Exports: []engine.Export{
+		{Output: "tasks.jsonl", Path: "tasks.jsonl"},
+		{Output: "build-report.json", Path: "build-report.json"},
+		{Output: "build-report.md", Path: "build-report.md"},
+	}}
+	for n, id := range c.tasks {
+		s.Inputs = append(s.Inputs, engine.Input{Name: taskbuild.TaskInput(n), Step: id})
+	}
+	return s
 }
 
 // maskedRun is the platform's test step run on the masked repository: the

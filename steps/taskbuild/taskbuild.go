@@ -1,0 +1,239 @@
+// Package taskbuild holds the last two step kinds of task construction.
+//
+// "task" labels one migration direction (FAIL_TO_PASS, PASS_TO_PASS and
+// PASS_ON_SOURCE over every complete run, flaky tests quarantined),
+// validates the candidate and packages it: the masked repository as a fresh
+// git repository with one root commit, the gold patch, and the task record.
+// Validation is exact thanks to content addressing: the gold patch applied
+// to R− must give back R+ byte for byte (tree digests compared), so the
+// gold-patched runs are the complete runs; the empty patch must fail
+// (FAIL_TO_PASS not empty); and the source suite on R− must pass every
+// PASS_ON_SOURCE test.
+//
+// "tasks" gathers every direction into tasks.jsonl and the build report.
+package taskbuild
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/checkout"
+	"github.com/osbench/osbench/steps/label"
+	"github.com/osbench/osbench/steps/maskrepo"
+	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/steps/verifyregions"
+)
+
+// Kind names.
+const (
+	Kind      = "task"
+	TasksKind = "tasks"
+)
+
+// Input names of a task step: runs are numbered from 1.
+func TargetRun(n int) string { return fmt.Sprintf("target_run_%d", n) }
+func SourceRun(n int) string { return fmt.Sprintf("source_run_%d", n) }
+
+const (
+	InputSource       = "source"        // the checkout (R+)
+	InputMask         = "mask"          // the mask step (R− and mask.json)
+	InputTargetMasked = "target_masked" // the target's test run on R−
+	InputSourceMasked = "source_masked" // the source's test run on R−
+	InputVerify       = "verify"        // the verify step: every candidate region with its label
+)
+
+// Config is the task step's configuration.
+type Config struct {
+	Repository     string                         `json:"repository"`
+	Source         string                         `json:"source"`
+	Target         string                         `json:"target"`
+	Language       string                         `json:"language"`
+	Runs           int                            `json:"runs"`
+	Environment    map[string]taskpkg.Environment `json:"environment"`
+	ManifestDigest string                         `json:"manifest_digest"`
+	Version        string                         `json:"osbench_version"`
+}
+
+// Outcome is the task step's record: the task, or why there is none.
+type Outcome struct {
+	InstanceID string       `json:"instance_id"`
+	Repository string       `json:"repository"`
+	Source     string       `json:"source"`
+	Target     string       `json:"target"`
+	Accepted   bool         `json:"accepted"`
+	Rejected   string       `json:"rejected,omitempty"`
+	Labels     label.Labels `json:"labels"`
+	// Candidates counts the verified candidate regions by label (kept and dropped).
+	Candidates map[string]int  `json:"candidates"`
+	Mask       maskrepo.Record `json:"mask"`
+	Task       *taskpkg.Task   `json:"task,omitempty"`
+}
+
+type taskKind struct{}
+
+func init() {
+	engine.RegisterKind(taskKind{})
+	engine.RegisterKind(tasksKind{})
+}
+
+func (taskKind) Name() string    { return Kind }
+func (taskKind) Version() string { return "1" }
+
+func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg Config
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	out := Outcome{InstanceID: taskpkg.InstanceID(cfg.Repository, cfg.Source, cfg.Target), Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target}
+	in := label.Input{}
+	for n := 1; n <= cfg.Runs; n++ {
+		t, err := results(rc, TargetRun(n))
+		if err != nil {
+			return err
+		}
+		s, err := results(rc, SourceRun(n))
+		if err != nil {
+			return err
+		}
+		in.TargetComplete = append(in.TargetComplete, t)
+		in.SourceComplete = append(in.SourceComplete, s)
+	}
+	var err error
+	if in.TargetMasked, err = results(rc, InputTargetMasked); err != nil {
+		return err
+	}
+	sourceMasked, err := results(rc, InputSourceMasked)
+	if err != nil {
+		return err
+	}
+	out.Labels = label.Compute(in)
+	vr, err := rc.Input(InputVerify)
+	if err != nil {
+		return err
+	}
+	var verified verifyregions.Verified
+	if err := vr.DecodeJSON(verifyregions.Output, &verified); err != nil {
+		return err
+	}
+	out.Candidates = verified.ByLabel
+	mk, err := rc.Input(InputMask)
+	if err != nil {
+		return err
+	}
+	if err := mk.DecodeJSON("mask.json", &out.Mask); err != nil {
+		return err
+	}
+
+	// Both trees, side by side, for the patch and the repository.
+	original, masked := filepath.Join(rc.WorkDir, "original"), filepath.Join(rc.WorkDir, "masked")
+	src, err := rc.Input(InputSource)
+	if err != nil {
+		return err
+	}
+	if err := src.Materialize("source", original); err != nil {
+		return err
+	}
+	if err := mk.Materialize("source", masked); err != nil {
+		return err
+	}
+	gold, err := taskpkg.GoldPatch(masked, original)
+	if err != nil {
+		return err
+	}
+	out.Rejected = validate(out, sourceMasked, gold, original, masked, rc.WorkDir)
+	if out.Rejected == "" {
+		repo := filepath.Join(rc.WorkDir, "repo")
+		commit, err := taskpkg.WriteRepo(repo, masked)
+		if err != nil {
+			return err
+		}
+		out.Accepted = true
+		out.Task = &taskpkg.Task{
+			InstanceID: out.InstanceID, Repo: cfg.Repository, BaseCommit: commit,
+			ProblemStatement: taskpkg.Instruction(cfg.Repository, cfg.Source, cfg.Target, cfg.Language),
+			Patch:            gold,
+			FailToPass:       out.Labels.FailToPass, PassToPass: out.Labels.PassToPass, PassOnSource: out.Labels.PassOnSource,
+			SourceOS: cfg.Source, TargetOS: cfg.Target, Language: cfg.Language,
+			Difficulty: taskpkg.Difficulty(out.Mask.Regions), Categories: taskpkg.Categories(out.Mask.Regions),
+			Regions: out.Mask.Regions, Environment: cfg.Environment,
+			CreatedBy: taskpkg.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
+		}
+		// The task's workspace: the masked repository with its one commit.
+		if err := rc.PutTree("repo", repo, nil); err != nil {
+			return err
+		}
+		rc.SetLabel(fmt.Sprintf("task: %d FAIL_TO_PASS, %d PASS_ON_SOURCE, %s", len(out.Labels.FailToPass), len(out.Labels.PassOnSource), out.Task.Difficulty))
+	} else {
+		rc.SetLabel("rejected: " + out.Rejected)
+	}
+	return rc.PutJSON("outcome.json", out)
+}
+
+// validate returns why the candidate is not a task, or "".
+func validate(out Outcome, sourceMasked schemas.TestResults, gold, original, masked, work string) string {
+	switch {
+	case out.Mask.Builds != nil && !*out.Mask.Builds:
+		return "the masked repository does not build for the target, even with whole function bodies masked"
+	case len(out.Mask.Regions) == 0:
+		return "no platform-specific region was verified"
+	case len(out.Labels.FailToPass) == 0:
+		return "FAIL_TO_PASS is empty: masking broke no target test (the empty patch would resolve it)"
+	case len(out.Labels.PassOnSource) == 0:
+		return "PASS_ON_SOURCE is empty: no test passes on the source platform"
+	}
+	// The source suite on R− must still pass every PASS_ON_SOURCE test.
+	status := map[string]schemas.Status{}
+	for _, r := range sourceMasked.Tests {
+		status[r.ID] = r.Status
+	}
+	for _, id := range out.Labels.PassOnSource {
+		if !status[id].Passes() {
+			return fmt.Sprintf("masking changed the source platform: %s is %s on the masked repository", id, orMissing(status[id]))
+		}
+	}
+	// The gold patch must turn R− back into R+ exactly.
+	patched := filepath.Join(work, "patched")
+	if err := applyPatch(masked, patched, gold); err != nil {
+		return "the gold patch does not apply to the masked repository: " + err.Error()
+	}
+	want, err1 := cache.HashTree(original, checkout.SkipVCS)
+	got, err2 := cache.HashTree(patched, checkout.SkipVCS)
+	if err1 != nil || err2 != nil || want != got {
+		return "the gold patch applied to the masked repository does not give back the complete repository"
+	}
+	return ""
+}
+
+func orMissing(s schemas.Status) schemas.Status {
+	if s == "" {
+		return schemas.StatusMissing
+	}
+	return s
+}
+
+func results(rc *engine.RunContext, input string) (schemas.TestResults, error) {
+	var tr schemas.TestResults
+	a, err := rc.Input(input)
+	if err != nil {
+		return tr, err
+	}
+	err = a.DecodeJSON("tests.json", &tr)
+	return tr, err
+}
+
+// applyPatch copies masked to dst and applies patch there with git apply.
+func applyPatch(masked, dst, patch string) error {
+	if err := copyDir(masked, dst); err != nil {
+		return err
+	}
+	p := filepath.Join(filepath.Dir(dst), "gold.patch")
+	if err := os.WriteFile(p, []byte(patch), 0o644); err != nil {
+		return err
+	}
+	return gitApply(dst, p)
+}

@@ -1,0 +1,114 @@
+package taskbuild
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/label"
+)
+
+// TaskInput names the n-th input of the tasks step.
+func TaskInput(n int) string { return fmt.Sprintf("task_%d", n) }
+
+// Report is build-report.json: per repository and direction, what task
+// construction found, kept, dropped, masked and made.
+type Report struct {
+	Tasks    int           `json:"tasks"`
+	Rejected int           `json:"rejected"`
+	Entries  []ReportEntry `json:"entries"`
+}
+
+// ReportEntry is one repository and direction.
+type ReportEntry struct {
+	InstanceID string            `json:"instance_id"`
+	Repository string            `json:"repository"`
+	Direction  string            `json:"direction"`
+	Candidates map[string]int    `json:"candidates_by_label"`
+	Kept       int               `json:"regions_kept"`
+	Dropped    int               `json:"regions_dropped"`
+	Masked     int               `json:"mask_actions"`
+	Coarse     bool              `json:"mask_coarse"`
+	Accepted   bool              `json:"accepted"`
+	Rejected   string            `json:"rejected,omitempty"`
+	FailToPass int               `json:"fail_to_pass"`
+	PassToPass int               `json:"pass_to_pass"`
+	PassOnSrc  int               `json:"pass_on_source"`
+	Flaky      []label.FlakyTest `json:"flaky"`
+	Difficulty string            `json:"difficulty,omitempty"`
+}
+
+type tasksKind struct{}
+
+func (tasksKind) Name() string    { return TasksKind }
+func (tasksKind) Version() string { return "1" }
+
+func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var outcomes []Outcome
+	for n := 0; n < len(rc.Step.Inputs); n++ {
+		a, err := rc.Input(TaskInput(n))
+		if err != nil {
+			return err
+		}
+		var o Outcome
+		if err := a.DecodeJSON("outcome.json", &o); err != nil {
+			return err
+		}
+		outcomes = append(outcomes, o)
+	}
+	sort.Slice(outcomes, func(i, j int) bool { return outcomes[i].InstanceID < outcomes[j].InstanceID })
+	var jsonl bytes.Buffer
+	rep := Report{Entries: []ReportEntry{}}
+	for _, o := range outcomes {
+		e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
+			Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
+			Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
+			PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
+		e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+		if o.Task != nil {
+			e.Difficulty = o.Task.Difficulty
+			line, err := json.Marshal(o.Task)
+			if err != nil {
+				return err
+			}
+			jsonl.Write(append(line, '\n'))
+			rep.Tasks++
+		} else {
+			rep.Rejected++
+		}
+		rep.Entries = append(rep.Entries, e)
+	}
+	if err := rc.PutBytes("tasks.jsonl", jsonl.Bytes()); err != nil {
+		return err
+	}
+	if err := rc.PutJSON("build-report.json", rep); err != nil {
+		return err
+	}
+	rc.SetLabel(fmt.Sprintf("%d tasks, %d rejected", rep.Tasks, rep.Rejected))
+	return rc.PutBytes("build-report.md", []byte(markdown(rep)))
+}
+
+// markdown renders the report for people.
+func markdown(rep Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Task construction\n\n%d tasks made, %d candidates rejected.\n\n", rep.Tasks, rep.Rejected)
+	b.WriteString("| instance | regions kept / dropped | mask | FAIL_TO_PASS | PASS_TO_PASS | PASS_ON_SOURCE | flaky | outcome |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	for _, e := range rep.Entries {
+		outcome := "task (" + e.Difficulty + ")"
+		if !e.Accepted {
+			outcome = "rejected: " + e.Rejected
+		}
+		mask := fmt.Sprintf("%d actions", e.Masked)
+		if e.Coarse {
+			mask += ", coarse"
+		}
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
+	}
+	return b.String()
+}
