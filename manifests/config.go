@@ -31,6 +31,11 @@ type Repository struct {
 	// Verifier names the verify plugin that judges candidate regions
 	// (default "rules"; "lm" asks a language model).
 	Verifier string
+	// LM configures the language-model verifier (verifier = "lm"): provider
+	// ("openai" or "anthropic"), model, and optionally base_url,
+	// api_key_env (the NAME of the variable holding the key, never the key),
+	// azure_api_version, temperature, max_tokens.
+	LM map[string]string
 	// Platforms sorted by name; only those that a preset or the manifest defines.
 	Platforms []*Platform
 

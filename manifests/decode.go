@@ -52,6 +52,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "toolchain"},
 	{Name: "flaky_runs"},
 	{Name: "verifier"},
+	{Name: "lm"},
 	{Name: "user"},
 	{Name: "env"},
 }
@@ -104,6 +105,7 @@ type settings struct {
 	Toolchain *setting[string]
 	FlakyRuns *setting[int]
 	Verifier  *setting[string]
+	LM        *setting[map[string]string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
 	Platforms []*platformBlock // declaration order, names unique
@@ -258,6 +260,8 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	s.FlakyRuns, d = decodeAttr(content.Attributes["flaky_runs"], sc.ctx, asFlakyRuns)
 	diags = append(diags, d...)
 	s.Verifier, d = decodeAttr(content.Attributes["verifier"], sc.ctx, knownName("verifier", sc.known.Verifiers, sc.known.VerifierNames))
+	diags = append(diags, d...)
+	s.LM, d = decodeAttr(content.Attributes["lm"], sc.ctx, asLMSettings)
 	diags = append(diags, d...)
 	s.User, d = decodeAttr(content.Attributes["user"], sc.ctx, oneOf(userNames...))
 	diags = append(diags, d...)

@@ -73,6 +73,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	if v, ok := use(r, "verifier", merged.Verifier); ok {
 		r.repo.Verifier = v
 	}
+	r.repo.LM, _ = use(r, "lm", merged.LM)
 	// Repository-wide defaults have ranges of their own as well as under each
 	// platform that inherits them.
 	use(r, "toolchain", merged.Toolchain)

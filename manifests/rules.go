@@ -256,3 +256,30 @@ func asStatuses(name string, value cty.Value) (map[string]string, *valueError) {
 	}
 	return statuses, nil
 }
+
+// lmSettings are the keys an lm setting may hold.
+var lmSettings = []string{"provider", "model", "base_url", "api_key_env", "azure_api_version", "temperature", "max_tokens"}
+
+// asLMSettings accepts the language-model verifier's settings: a map of
+// strings with known keys only, so a typo is an error rather than a
+// silently ignored option. An API key never belongs here: api_key_env names
+// the environment variable that holds it.
+func asLMSettings(name string, value cty.Value) (map[string]string, *valueError) {
+	m, problem := asStringMap(name, value)
+	if problem != nil {
+		return nil, problem
+	}
+	for _, key := range sortedKeys(m) {
+		known := false
+		for _, k := range lmSettings {
+			known = known || k == key
+		}
+		if !known {
+			return nil, &valueError{
+				Detail: fmt.Sprintf("%q is not an lm setting; use %s.", key, quotedList(lmSettings)),
+				Path:   cty.IndexPath(cty.StringVal(key)),
+			}
+		}
+	}
+	return m, nil
+}

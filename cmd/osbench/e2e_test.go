@@ -144,7 +144,7 @@ func TestScripts(t *testing.T) {
 			return copyExamples(filepath.Join(env.WorkDir, "examples"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// replace FILE OLD NEW: edit a manifest in place.
+			// replace FILE OLD NEW: edit a manifest in place (\n in NEW is a newline).
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {
 					ts.Fatalf("usage: replace FILE OLD NEW")
@@ -155,7 +155,8 @@ func TestScripts(t *testing.T) {
 				if !bytes.Contains(b, []byte(args[1])) {
 					ts.Fatalf("%s does not contain %q", args[0], args[1])
 				}
-				ts.Check(os.WriteFile(p, bytes.Replace(b, []byte(args[1]), []byte(args[2]), 1), 0o644))
+				repl := strings.ReplaceAll(args[2], `\n`, "\n")
+				ts.Check(os.WriteFile(p, bytes.Replace(b, []byte(args[1]), []byte(repl), 1), 0o644))
 			},
 		},
 	})

@@ -14,8 +14,8 @@ import (
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
-	"github.com/osbench/osbench/plugins/verify"
 	"github.com/osbench/osbench/steps/compile"
+	"github.com/osbench/osbench/steps/verifyregions"
 )
 
 // defaultManifests is what commands use when given no PATH: the bundled
@@ -47,9 +47,9 @@ func knownPlugins() manifests.Known {
 	return manifests.Known{
 		Parsers: in(parsers.Names()), Executors: in(executors.Names()),
 		CoverageFormats: in(coverage.Names()), SkipStyles: in([]string{"go", "libtest", "ctest"}),
-		Verifiers:   in(verify.Names()),
+		Verifiers:   in(verifyregions.VerifierNames()),
 		ParserNames: parsers.Names(), ExecutorNames: executors.Names(), CoverageFormatNames: coverage.Names(),
-		VerifierNames: verify.Names(),
+		VerifierNames: verifyregions.VerifierNames(),
 	}
 }
 

@@ -41,6 +41,10 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: diffcov.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
 	}
+	verifyConfig := with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")})
+	if r.Verifier == verifyregions.LMVerifier {
+		verifyConfig = append(verifyConfig, engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")})
+	}
 	vr := &engine.Step{
 		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
 		Config:  with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")}),

@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/plugins/verify"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/diffcov"
@@ -31,6 +32,8 @@ type Config struct {
 	Source     string `json:"source"`
 	Target     string `json:"target"`
 	Verifier   string `json:"verifier"`
+	// LM holds the language-model verifier's settings (verifier "lm").
+	LM map[string]string `json:"lm,omitempty"`
 }
 
 // Verified is the artifact: every region with its verdict, and the count
@@ -44,11 +47,12 @@ type Verified struct {
 	ByLabel    map[string]int           `json:"by_label"`
 }
 
-// Kept returns the regions that are platform-specific (not false positives).
+// Kept returns the regions judged platform-specific: not false positives,
+// and not left unverified by a model that never answered properly.
 func (v *Verified) Kept() []schemas.VerifiedRegion {
 	var out []schemas.VerifiedRegion
 	for _, r := range v.Regions {
-		if r.Label != schemas.LabelFalsePositive {
+		if r.Label != schemas.LabelFalsePositive && r.Label != lm.Unverified {
 			out = append(out, r)
 		}
 	}
@@ -68,8 +72,13 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	v, ok := verify.Lookup(cfg.Verifier)
-	if !ok {
-		return fmt.Errorf("unknown verifier %q (known: %v)", cfg.Verifier, verify.Names())
+	if cfg.Verifier == LMVerifier {
+		var err error
+		if v, err = newLMVerifier(cfg.LM); err != nil {
+			return err
+		}
+	} else if !ok {
+		return fmt.Errorf("unknown verifier %q (known: %v)", cfg.Verifier, VerifierNames())
 	}
 	dc, err := rc.Input("diffcov")
 	if err != nil {
