@@ -369,7 +369,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(lastLine(stdout), "100 cached, 1 ran") {
+	if !strings.Contains(lastLine(stdout), "102 cached, 1 ran") {
 		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
 	}
 	sameFiles(t, want, snapshotDir(t, out2))
@@ -535,9 +535,35 @@ func TestTasksFromTheExamples(t *testing.T) {
 			InstanceID string `json:"instance_id"`
 			Accepted   bool   `json:"accepted"`
 			Rejected   string `json:"rejected"`
+			Flaky      []struct {
+				ID       string `json:"id"`
+				Platform string `json:"platform"`
+			} `json:"flaky"`
 		} `json:"entries"`
 	}
 	readJSON(t, filepath.Join(out, "build-report.json"), &rep)
+	// lineend runs twice (flaky_runs = 2) and TestFlakyOnPurpose fails on
+	// run 2: it is quarantined on both platforms and in no label set.
+	const flaky = "example.com/lineend/TestFlakyOnPurpose"
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.Contains(line, `"lineend__`) && strings.Contains(line, flaky) {
+			t.Errorf("the flaky test is in a label set: %.200s", line)
+		}
+	}
+	for _, e := range rep.Entries {
+		if !strings.HasPrefix(e.InstanceID, "lineend__") {
+			continue
+		}
+		platforms := map[string]bool{}
+		for _, f := range e.Flaky {
+			if f.ID == flaky {
+				platforms[f.Platform] = true
+			}
+		}
+		if !platforms["linux"] || !platforms["windows"] {
+			t.Errorf("%s: flaky test not quarantined on both platforms: %+v", e.InstanceID, e.Flaky)
+		}
+	}
 	for _, e := range rep.Entries {
 		if !e.Accepted && e.Rejected == "" {
 			t.Errorf("%s rejected without a reason", e.InstanceID)

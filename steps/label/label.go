@@ -50,11 +50,11 @@ type Labels struct {
 // FlakyTest is a test whose status changed between runs of the complete
 // repository on one platform.
 type FlakyTest struct {
-	ID       string
-	Platform string // the runs' Platform field
+	ID       string `json:"id"`
+	Platform string `json:"platform"` // the runs' Platform field
 	// Statuses holds the test's status in each run, in run order; a run
 	// that did not report the test contributes schemas.StatusMissing.
-	Statuses []schemas.Status
+	Statuses []schemas.Status `json:"statuses"`
 }
 
 // Why a task cannot be built from its labels (DESIGN §2.5: keep a task only

@@ -28,6 +28,10 @@ import (
 // Kind is the step kind's name.
 const Kind = "test"
 
+// RunVar is the environment variable that tells a test suite which of the
+// repeated runs it is (1, 2, ...).
+const RunVar = "OSBENCH_RUN"
+
 // WorkToken replaces the absolute work directory in raw coverage files, so
 // the same run in another directory gives the same bytes (and digest).
 const WorkToken = "$WORK"
@@ -72,7 +76,7 @@ type kind struct{}
 func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -104,6 +108,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	env = MergeEnv(env, cfg.Env)
+	// The run number (1 unless flaky_runs repeats the suite) is visible to
+	// the tests: a flake can be reproduced by its run, and a fixture can be
+	// flaky on purpose without racing other runs.
+	env = append(env, fmt.Sprintf("%s=%d", RunVar, max(cfg.Run, 1)))
 
 	logw, err := rc.SideWriter("test.log")
 	if err != nil {

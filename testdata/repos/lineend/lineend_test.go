@@ -3,12 +3,22 @@ package lineend
 import (
 	"errors"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
 )
+
+// TestFlakyOnPurpose is flaky by design: it fails on the second of
+// osbench's repeated runs (OSBENCH_RUN=2) and passes otherwise, so the flake
+// quarantine has something to catch without racing parallel runs.
+func TestFlakyOnPurpose(t *testing.T) {
+	if os.Getenv("OSBENCH_RUN") == "2" {
+		t.Fatal("fails on the second repeated run, on purpose")
+	}
+}
 
 func TestNative(t *testing.T) {
 	want := LF
