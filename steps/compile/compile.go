@@ -97,7 +97,7 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 		}
 		steps = append(steps, ps...)
 		for _, s := range ps {
-			if s.Kind == testrun.Kind && p.Coverage != nil {
+			if s.ID == platformID(r.Name, p.Name, testrun.Kind) && p.Coverage != nil {
 				tests[p.Name], platforms[p.Name] = s, p
 			}
 		}

@@ -144,3 +144,36 @@ func TestMissingToolsFailOnlyTheirRepository(t *testing.T) {
 	}
 	t.Fatal("no dn/linux/toolchain step")
 }
+
+func TestRepeatedRunsFeedTheTaskStep(t *testing.T) {
+	set := examples(t)
+	for _, r := range set.Repositories {
+		r.FlakyRuns = 3
+	}
+	steps, err := Compile(context.Background(), set, Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.NewGraph(steps); err != nil {
+		t.Fatalf("graph: %v", err)
+	}
+	var task *engine.Step
+	for _, s := range steps {
+		if s.ID == "pathsep/linux-to-windows/task" {
+			task = s
+		}
+	}
+	if task == nil {
+		t.Fatal("no task step")
+	}
+	want := map[string]string{"target_run_1": "pathsep/windows/test", "target_run_3": "pathsep/windows/test#3", "source_run_2": "pathsep/linux/test#2"}
+	for _, in := range task.Inputs {
+		if w, ok := want[in.Name]; ok && in.Step != w {
+			t.Errorf("input %s = %s, want %s", in.Name, in.Step, w)
+		}
+		delete(want, in.Name)
+	}
+	if len(want) != 0 {
+		t.Errorf("missing inputs: %v", want)
+	}
+}

@@ -1,9 +1,6 @@
 package verifyregions
 
 import (
-	"fmt"
-	"strconv"
-
 	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/plugins/verify"
 )
@@ -19,25 +16,8 @@ func VerifierNames() []string {
 
 // newLMVerifier builds the LM verifier from a manifest's lm settings.
 func newLMVerifier(settings map[string]string) (verify.Verifier, error) {
-	cfg := lm.Config{
-		Provider: settings["provider"], Model: settings["model"], BaseURL: settings["base_url"],
-		APIKeyEnv: settings["api_key_env"], AzureAPIVersion: settings["azure_api_version"],
-	}
-	if s := settings["temperature"]; s != "" {
-		t, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, fmt.Errorf("lm temperature %q: not a number", s)
-		}
-		cfg.Temperature = t
-	}
-	if s := settings["max_tokens"]; s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return nil, fmt.Errorf("lm max_tokens %q: not a whole number", s)
-		}
-		cfg.MaxTokens = n
-	}
-	if err := cfg.Validate(); err != nil {
+	cfg, err := lm.ConfigFromSettings(settings)
+	if err != nil {
 		return nil, err
 	}
 	p, err := lm.NewProvider(cfg)
