@@ -31,6 +31,9 @@ type Repository struct {
 	// Verifier names the verify plugin that judges candidate regions
 	// (default "rules"; "lm" asks a language model).
 	Verifier string
+	// Masker names the mask plugin (default "rules"; "lm" asks a language
+	// model and falls back to the rules where its answer does not hold).
+	Masker string
 	// LM configures the language-model verifier (verifier = "lm"): provider
 	// ("openai" or "anthropic"), model, and optionally base_url,
 	// api_key_env (the NAME of the variable holding the key, never the key),

@@ -52,6 +52,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "toolchain"},
 	{Name: "flaky_runs"},
 	{Name: "verifier"},
+	{Name: "masker"},
 	{Name: "lm"},
 	{Name: "user"},
 	{Name: "env"},
@@ -105,6 +106,7 @@ type settings struct {
 	Toolchain *setting[string]
 	FlakyRuns *setting[int]
 	Verifier  *setting[string]
+	Masker    *setting[string]
 	LM        *setting[map[string]string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
@@ -260,6 +262,8 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	s.FlakyRuns, d = decodeAttr(content.Attributes["flaky_runs"], sc.ctx, asFlakyRuns)
 	diags = append(diags, d...)
 	s.Verifier, d = decodeAttr(content.Attributes["verifier"], sc.ctx, knownName("verifier", sc.known.Verifiers, sc.known.VerifierNames))
+	diags = append(diags, d...)
+	s.Masker, d = decodeAttr(content.Attributes["masker"], sc.ctx, knownName("masker", sc.known.Maskers, sc.known.MaskerNames))
 	diags = append(diags, d...)
 	s.LM, d = decodeAttr(content.Attributes["lm"], sc.ctx, asLMSettings)
 	diags = append(diags, d...)

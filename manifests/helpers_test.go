@@ -15,6 +15,7 @@ var (
 	testExecutors       = []string{"local", "wine", "temporal"}
 	testCoverageFormats = []string{"go-coverprofile", "lcov", "gcov", "cobertura", "llvm-json"}
 	testVerifiers       = []string{"rules", "lm"}
+	testMaskers         = []string{"rules", "lm"}
 )
 
 // testEnv is the environment env() sees in tests.
@@ -35,6 +36,8 @@ func testOptions() LoadOptions {
 			CoverageFormatNames: testCoverageFormats,
 			Verifiers:           member(testVerifiers),
 			VerifierNames:       testVerifiers,
+			Maskers:             member(testMaskers),
+			MaskerNames:         testMaskers,
 		},
 		LookupEnv: func(name string) (string, bool) {
 			v, ok := testEnv[name]

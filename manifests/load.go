@@ -17,9 +17,9 @@ import (
 // plugin registries; manifests does not import plugins. A nil func accepts
 // every name.
 type Known struct {
-	Parsers, Executors, CoverageFormats, SkipStyles, Verifiers func(name string) bool
+	Parsers, Executors, CoverageFormats, SkipStyles, Verifiers, Maskers func(name string) bool
 	// Names for "did you mean" and listings in error details (optional).
-	ParserNames, ExecutorNames, CoverageFormatNames, VerifierNames []string
+	ParserNames, ExecutorNames, CoverageFormatNames, VerifierNames, MaskerNames []string
 }
 
 // LoadOptions configures Load.

@@ -77,6 +77,7 @@ func TestDecodeRepository(t *testing.T) {
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}},
 			FlakyRuns: 3,
 			Verifier:  "rules",
+			Masker:    "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Test: makeTest()},
 				{Name: "windows", Executor: "local", Test: makeTest()},
@@ -103,6 +104,7 @@ func TestDecodeRepository(t *testing.T) {
 			Migrate:   []Direction{{Source: "windows", Target: "linux"}, {Source: "linux", Target: "windows"}},
 			FlakyRuns: 5,
 			Verifier:  "rules",
+			Masker:    "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Toolchain: "go1.25.0", User: "root", Env: map[string]string{"CGO_ENABLED": "0"}, Test: makeTest()},
 				{Name: "windows", Executor: "local", Toolchain: "go1.25.0", User: "root", Env: map[string]string{"CGO_ENABLED": "0"}, Test: makeTest()},
@@ -142,6 +144,7 @@ func TestDecodeRepository(t *testing.T) {
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}},
 			FlakyRuns: 3,
 			Verifier:  "rules",
+			Masker:    "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Toolchain: "go1.26.8", User: "root", Env: map[string]string{"A": "repo", "B": "repo"}, Test: makeTest()},
 				{Name: "windows", Executor: "wine", Toolchain: "go1.25.5", User: "", Env: map[string]string{"A": "repo", "B": "windows", "C": "windows"}, Test: makeTest()},
@@ -184,6 +187,7 @@ repository "exprs" {
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}, {Source: "windows", Target: "linux"}},
 			FlakyRuns: 3,
 			Verifier:  "rules",
+			Masker:    "rules",
 			Platforms: []*Platform{
 				{Name: "linux", Executor: "local", Toolchain: "go1.25.5",
 					Env: map[string]string{"GOFLAGS": "-mod=mod -trimpath", "HOME": "/home/x"}, Test: makeTest()},
@@ -235,6 +239,7 @@ repository "exprs" {
 			Migrate:   []Direction{{Source: "windows", Target: "linux"}},
 			FlakyRuns: 3,
 			Verifier:  "rules",
+			Masker:    "rules",
 			Platforms: []*Platform{{
 				Name:     "linux",
 				Executor: "local",

@@ -20,6 +20,7 @@ func mergeSettings(base, top settings) settings {
 		Toolchain: pick(base.Toolchain, top.Toolchain),
 		FlakyRuns: pick(base.FlakyRuns, top.FlakyRuns),
 		Verifier:  pick(base.Verifier, top.Verifier),
+		Masker:    pick(base.Masker, top.Masker),
 		LM:        pick(base.LM, top.LM),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),

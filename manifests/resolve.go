@@ -15,6 +15,8 @@ const (
 	defaultFlakyRuns = 3
 	// defaultVerifier is the deterministic rules verifier (plugins/verify).
 	defaultVerifier = "rules"
+	// defaultMasker is the deterministic rules masker (plugins/mask).
+	defaultMasker = "rules"
 	// defaultExecutor runs steps on the host.
 	defaultExecutor = "local"
 )
@@ -72,6 +74,10 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	r.repo.Verifier = defaultVerifier
 	if v, ok := use(r, "verifier", merged.Verifier); ok {
 		r.repo.Verifier = v
+	}
+	r.repo.Masker = defaultMasker
+	if m, ok := use(r, "masker", merged.Masker); ok {
+		r.repo.Masker = m
 	}
 	r.repo.LM, _ = use(r, "lm", merged.LM)
 	// Repository-wide defaults have ranges of their own as well as under each

@@ -15,6 +15,7 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/steps/compile"
+	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/verifyregions"
 )
 
@@ -48,8 +49,10 @@ func knownPlugins() manifests.Known {
 		Parsers: in(parsers.Names()), Executors: in(executors.Names()),
 		CoverageFormats: in(coverage.Names()), SkipStyles: in([]string{"go", "libtest", "ctest"}),
 		Verifiers:   in(verifyregions.VerifierNames()),
+		Maskers:     in(maskrepo.MaskerNames()),
 		ParserNames: parsers.Names(), ExecutorNames: executors.Names(), CoverageFormatNames: coverage.Names(),
 		VerifierNames: verifyregions.VerifierNames(),
+		MaskerNames:   maskrepo.MaskerNames(),
 	}
 }
 

@@ -18,20 +18,20 @@ import (
 //go:embed answer.schema.json
 var answerSchemaJSON []byte
 
-// answerSchema is answerSchemaJSON compiled once. The schema is part of the
-// binary, so a failure to compile it is a programming error caught by the
-// tests, not something bad input can cause.
-var answerSchema = compileAnswerSchema()
+// answerSchema is answerSchemaJSON compiled once.
+var answerSchema = compileSchema("urn:osbench:lm-answer", answerSchemaJSON)
 
-func compileAnswerSchema() *jsonschema.Schema {
-	const loc = "urn:osbench:lm-answer"
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(answerSchemaJSON))
+// compileSchema compiles an embedded JSON Schema. The schemas are part of
+// the binary, so a failure to compile one is a programming error caught by
+// the tests, not something bad input can cause.
+func compileSchema(loc string, raw []byte) *jsonschema.Schema {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		panic("lm: answer.schema.json: " + err.Error())
+		panic("lm: " + loc + ": " + err.Error())
 	}
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource(loc, doc); err != nil {
-		panic("lm: answer.schema.json: " + err.Error())
+		panic("lm: " + loc + ": " + err.Error())
 	}
 	return c.MustCompile(loc)
 }
@@ -57,22 +57,9 @@ type answerRegion struct {
 // often fence it), and checks it against the answer schema. Errors are
 // worded for the model: they are sent back to it on a retry.
 func parseAnswer(text string) (answer, error) {
-	body := unfence(text)
-	// Decoded with float64 numbers, not jsonschema.UnmarshalJSON's exact
-	// ones: a number like 1e9999999 is then an error, not a big.Rat that
-	// takes minutes to build.
-	var doc any
-	if err := json.Unmarshal([]byte(body), &doc); err != nil {
-		return answer{}, fmt.Errorf("the answer is not one JSON object: %v", err)
-	}
-	if err := answerSchema.Validate(doc); err != nil {
-		return answer{}, fmt.Errorf("the answer does not match the required format:\n%s", describeInvalid(err))
-	}
 	var a answer
-	if err := json.Unmarshal([]byte(body), &a); err != nil {
-		// The schema admits only what decodes (a line number beyond int
-		// still passes it), so this is rare, but it is the model's error.
-		return answer{}, fmt.Errorf("the answer cannot be decoded: %v", err)
+	if err := decodeAnswer(text, answerSchema, &a); err != nil {
+		return answer{}, err
 	}
 	for i, r := range a.Regions {
 		if r.End < r.Start {
@@ -80,6 +67,28 @@ func parseAnswer(text string) (answer, error) {
 		}
 	}
 	return a, nil
+}
+
+// decodeAnswer unfences a model's text, checks it against schema and
+// decodes it into out. Errors are worded for the model.
+func decodeAnswer(text string, schema *jsonschema.Schema, out any) error {
+	body := unfence(text)
+	// Decoded with float64 numbers, not jsonschema.UnmarshalJSON's exact
+	// ones: a number like 1e9999999 is then an error, not a big.Rat that
+	// takes minutes to build.
+	var doc any
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		return fmt.Errorf("the answer is not one JSON object: %v", err)
+	}
+	if err := schema.Validate(doc); err != nil {
+		return fmt.Errorf("the answer does not match the required format:\n%s", describeInvalid(err))
+	}
+	if err := json.Unmarshal([]byte(body), out); err != nil {
+		// The schema admits only what decodes (a line number beyond int
+		// still passes it), so this is rare, but it is the model's error.
+		return fmt.Errorf("the answer cannot be decoded: %v", err)
+	}
+	return nil
 }
 
 // unfence returns the JSON inside text: the text itself, the body of a

@@ -1,6 +1,6 @@
 // Package lm asks a language model to verify candidate regions of
-// differential coverage (DESIGN §2.3), as a plugin next to the deterministic
-// rules of package verify.
+// differential coverage (DESIGN §2.3) and to mask verified ones (§2.4), as
+// plugins next to the deterministic rules of packages verify and mask.
 //
 // It has two layers:
 //
@@ -16,6 +16,12 @@
 //     and checks the answer against an embedded JSON Schema. A bad answer is
 //     asked again once, with the validation error; a region still without a
 //     valid answer gets the verdict label Unverified.
+//   - LMMasker: a mask.Masker (DESIGN §2.4). For each file it asks for one
+//     placeholder edit per verified region, checks the answer against its
+//     own schema, keeps every edit inside its region and, for Go, checks
+//     that the result parses; a bad answer is asked again once, a second
+//     one is a *MaskError naming the regions, and the caller falls back to
+//     the rules masker.
 //
 // API keys are read from the environment variable Config.APIKeyEnv names, at
 // each request. They are never kept in a struct, written to a log, or put in
@@ -165,7 +171,11 @@ func (c Config) Validate() error {
 // version, temperature, answer budget and PromptVersion. Timeouts, retries,
 // the API key and the name of its variable are left out: they change how an
 // answer is fetched, not what it says.
-func (c Config) Key() string {
+func (c Config) Key() string { return c.keyFor(PromptVersion) }
+
+// keyFor is Key for the prompt and answer schema named prompt: each user of
+// a Config (verifier, masker) versions its own prompt.
+func (c Config) keyFor(prompt string) string {
 	c = c.withDefaults()
 	// Fields in alphabetical order of their JSON names, so the text is
 	// canonical without a sorting pass. The temperature is written as text
@@ -178,7 +188,7 @@ func (c Config) Key() string {
 		Prompt          string `json:"prompt"`
 		Provider        string `json:"provider"`
 		Temperature     string `json:"temperature"`
-	}{c.AzureAPIVersion, c.BaseURL, c.MaxTokens, c.Model, PromptVersion, c.Provider,
+	}{c.AzureAPIVersion, c.BaseURL, c.MaxTokens, c.Model, prompt, c.Provider,
 		strconv.FormatFloat(c.Temperature, 'g', -1, 64)}
 	b, _ := json.Marshal(key) // strings and an int: marshalling cannot fail
 	return string(b)

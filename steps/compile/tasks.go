@@ -56,7 +56,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	mk := &engine.Step{
 		ID: dir + "/" + maskrepo.Kind, Kind: maskrepo.Kind, Group: r.Name, Env: targetTest.Env, Pool: targetTest.Pool,
 		Config: with(
-			engine.Field{Name: "masker", Value: "rules"},
+			engine.Field{Name: "masker", Value: r.Masker, Source: rangeString(r.Ranges, "masker")},
 			engine.Field{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
 			engine.Field{Name: "executor", Value: target.Executor},
 			engine.Field{Name: "user", Value: target.User},
@@ -69,6 +69,9 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: "verify", Step: vr.ID},
 			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
 		},
+	}
+	if r.Masker == maskrepo.LMMasker {
+		mk.Config = append(mk.Config, engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")})
 	}
 	steps := []*engine.Step{dc, vr, mk}
 	masked := map[string]string{}

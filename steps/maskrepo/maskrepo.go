@@ -57,6 +57,8 @@ type Config struct {
 	Toolchain  string            `json:"toolchain"`
 	Env        map[string]string `json:"env"`
 	Check      []string          `json:"check"` // argv proving the masked repo builds for the target; empty: none
+	// LM holds the language-model masker's settings (masker "lm").
+	LM map[string]string `json:"lm,omitempty"`
 }
 
 type kind struct{}
@@ -71,9 +73,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
-	m, ok := mask.Lookup(cfg.Masker)
-	if !ok {
-		return fmt.Errorf("unknown masker %q (known: %v)", cfg.Masker, mask.Names())
+	m, err := newMasker(cfg)
+	if err != nil {
+		return err
 	}
 	vr, err := rc.Input("verify")
 	if err != nil {
