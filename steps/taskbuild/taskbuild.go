@@ -145,7 +145,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	out.Rejected = validate(out, sourceMasked, gold, original, masked, rc.WorkDir)
+	out.Rejected = validate(out, in.TargetMasked, sourceMasked, gold, original, masked, rc.WorkDir)
 	if out.Rejected == "" {
 		repo := filepath.Join(rc.WorkDir, "repo")
 		commit, err := taskpkg.WriteRepo(repo, masked)
@@ -175,10 +175,12 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 }
 
 // validate returns why the candidate is not a task, or "".
-func validate(out Outcome, sourceMasked schemas.TestResults, gold, original, masked, work string) string {
+func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold, original, masked, work string) string {
 	switch {
 	case out.Mask.Builds != nil && !*out.Mask.Builds:
 		return "the masked repository does not build for the target, even with whole function bodies masked"
+	case hasBuildFailure(targetMasked):
+		return "the masked repository does not build for the target (build-failed tests): a placeholder must compile"
 	case len(out.Mask.Regions) == 0:
 		return "no platform-specific region was verified"
 	case len(out.Labels.FailToPass) == 0:
@@ -207,6 +209,16 @@ func validate(out Outcome, sourceMasked schemas.TestResults, gold, original, mas
 		return "the gold patch applied to the masked repository does not give back the complete repository"
 	}
 	return ""
+}
+
+// hasBuildFailure reports whether a run has a test that did not build.
+func hasBuildFailure(tr schemas.TestResults) bool {
+	for _, r := range tr.Tests {
+		if r.Status == schemas.StatusBuildFailed {
+			return true
+		}
+	}
+	return false
 }
 
 func orMissing(s schemas.Status) schemas.Status {

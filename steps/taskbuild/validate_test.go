@@ -1,0 +1,71 @@
+package taskbuild
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/label"
+	"github.com/osbench/osbench/steps/maskrepo"
+	"github.com/osbench/osbench/steps/taskpkg"
+)
+
+func run(statuses map[string]schemas.Status) schemas.TestResults {
+	tr := schemas.TestResults{}
+	for id, s := range statuses {
+		tr.Tests = append(tr.Tests, schemas.TestResult{ID: id, Status: s})
+	}
+	return tr
+}
+
+// TestValidate walks each rejection rule, and accepts a candidate whose gold
+// patch gives back the complete repository.
+func TestValidate(t *testing.T) {
+	work := t.TempDir()
+	original, masked := filepath.Join(work, "orig"), filepath.Join(work, "masked")
+	os.MkdirAll(original, 0o755)
+	os.MkdirAll(masked, 0o755)
+	os.WriteFile(filepath.Join(original, "a.go"), []byte("package a\n\nfunc Sep() string { return `\\` }\n"), 0o644)
+	os.WriteFile(filepath.Join(masked, "a.go"), []byte("package a\n\nfunc Sep() string { return \"\" }\n"), 0o644)
+	gold, err := taskpkg.GoldPatch(masked, original)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(work, "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "a.go"), []byte("package a\n\nfunc Sep() string { return \"/\" }\n"), 0o644)
+	wrong, err := taskpkg.GoldPatch(masked, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	builds, broken := true, false
+	region := schemas.VerifiedRegion{Region: schemas.Region{File: "a.go", Start: 3, End: 3}}
+	good := Outcome{
+		Labels: label.Labels{FailToPass: []string{"m/TestSep"}, PassOnSource: []string{"m/TestSep"}},
+		Mask:   maskrepo.Record{Builds: &builds, Regions: []schemas.VerifiedRegion{region}},
+	}
+	passing := run(map[string]schemas.Status{"m/TestSep": schemas.StatusPass})
+	for name, tc := range map[string]struct {
+		out            func(Outcome) Outcome
+		target, source schemas.TestResults
+		gold           string
+		want           string
+	}{
+		"accepted":       {func(o Outcome) Outcome { return o }, passing, passing, gold, ""},
+		"mask breaks":    {func(o Outcome) Outcome { o.Mask.Builds = &broken; return o }, passing, passing, gold, "does not build for the target, even"},
+		"build-failed":   {func(o Outcome) Outcome { return o }, run(map[string]schemas.Status{"m/TestSep": schemas.StatusBuildFailed}), passing, gold, "build-failed tests"},
+		"no regions":     {func(o Outcome) Outcome { o.Mask.Regions = nil; return o }, passing, passing, gold, "no platform-specific region"},
+		"empty f2p":      {func(o Outcome) Outcome { o.Labels.FailToPass = nil; return o }, passing, passing, gold, "FAIL_TO_PASS is empty"},
+		"empty p2s":      {func(o Outcome) Outcome { o.Labels.PassOnSource = nil; return o }, passing, passing, gold, "PASS_ON_SOURCE is empty"},
+		"source changed": {func(o Outcome) Outcome { return o }, passing, run(map[string]schemas.Status{"m/TestSep": schemas.StatusFail}), gold, "masking changed the source platform"},
+		"gold empty":     {func(o Outcome) Outcome { return o }, passing, passing, "", "does not apply"},
+		"gold wrong":     {func(o Outcome) Outcome { return o }, passing, passing, wrong, "does not give back the complete repository"},
+	} {
+		got := validate(tc.out(good), tc.target, tc.source, tc.gold, original, masked, filepath.Join(work, name))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: validate = %q, want %q", name, got, tc.want)
+		}
+	}
+}
