@@ -35,13 +35,16 @@ lint:
 bench: build
 	$(GO) run ./cmd/osbench-bench
 
-# demo: the main job on the bundled examples — validate, build, export, then
-# show that a second build is all cache hits.
+# demo: the main job on the bundled examples — validate, build (runs on Linux
+# and Windows, differential coverage, verification, masking, labels, tasks),
+# show what was made, then show that a second build is all cache hits.
 demo: deps build
 	$(BIN) validate
 	$(BIN) build --out $(OUT)
-	@echo "--- exported:"; find $(OUT)/runs -name '*.json' | sort
-	$(BIN) plan
+	@echo "--- exported to $(OUT): $$(ls $(OUT) | tr '\n' ' ')"
+	@echo "--- $$(wc -l < $(OUT)/tasks.jsonl) tasks in $(OUT)/tasks.jsonl"
+	@cat $(OUT)/build-report.md
+	$(BIN) plan | tail -n 1
 	$(BIN) build --out $(OUT)
 
 clean:
