@@ -46,6 +46,7 @@ import (
 	"strings"
 
 	"github.com/osbench/osbench/plugins/registry"
+	"github.com/osbench/osbench/plugins/sourcelang"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -104,21 +105,17 @@ const (
 
 // The languages a Masker is asked about.
 const (
-	LangGo  = "go"
-	LangC   = "c"
-	LangCPP = "cpp"
+	LangGo  = sourcelang.Go
+	LangC   = sourcelang.C
+	LangCPP = sourcelang.CPP
 )
 
 // LanguageOf derives the language of a file from its extension, or returns
-// "" when the extension is not one of a language the rules know.
+// "" when it is not one of the languages the rules mask.
 func LanguageOf(file string) string {
-	switch strings.ToLower(path.Ext(file)) {
-	case ".go":
-		return LangGo
-	case ".c", ".h":
-		return LangC
-	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl":
-		return LangCPP
+	switch lang := sourcelang.Of(file); lang {
+	case LangGo, LangC, LangCPP:
+		return lang
 	}
 	return ""
 }

@@ -19,10 +19,9 @@ package verify
 
 import (
 	"context"
-	"path"
-	"strings"
 
 	"github.com/osbench/osbench/plugins/registry"
+	"github.com/osbench/osbench/plugins/sourcelang"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -47,30 +46,16 @@ type Input struct {
 
 // The languages a Verifier is asked about.
 const (
-	LangGo     = "go"
-	LangC      = "c"
-	LangCPP    = "cpp"
-	LangRust   = "rust"
-	LangCSharp = "csharp"
+	LangGo     = sourcelang.Go
+	LangC      = sourcelang.C
+	LangCPP    = sourcelang.CPP
+	LangRust   = sourcelang.Rust
+	LangCSharp = sourcelang.CSharp
 )
 
 // LanguageOf derives the language of a file from its extension, or returns
 // "" when the extension is not one of a supported language.
-func LanguageOf(file string) string {
-	switch strings.ToLower(path.Ext(file)) {
-	case ".go":
-		return LangGo
-	case ".c", ".h":
-		return LangC
-	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl":
-		return LangCPP
-	case ".rs":
-		return LangRust
-	case ".cs":
-		return LangCSharp
-	}
-	return ""
-}
+func LanguageOf(file string) string { return sourcelang.Of(file) }
 
 var verifiers = registry.New[Verifier]("verifier")
 

@@ -2,9 +2,10 @@ package diffcov
 
 import (
 	"bytes"
-	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/osbench/osbench/plugins/sourcelang"
 )
 
 // language selects the comment and string syntax used to classify lines.
@@ -20,14 +21,14 @@ const (
 
 // languageOf picks the syntax from the file extension.
 func languageOf(file string) language {
-	switch strings.ToLower(path.Ext(file)) {
-	case ".go":
+	switch sourcelang.Of(file) {
+	case sourcelang.Go:
 		return langGo
-	case ".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc":
+	case sourcelang.C, sourcelang.CPP:
 		return langC
-	case ".rs":
+	case sourcelang.Rust:
 		return langRust
-	case ".cs":
+	case sourcelang.CSharp:
 		return langCSharp
 	}
 	return langUnknown
