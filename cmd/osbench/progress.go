@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -92,24 +93,13 @@ func (p *progress) describe(fallback string) {
 	}
 	desc := oldest
 	if n := len(p.running); n > 1 {
-		desc += " (+" + itoa(n-1) + " running)"
+		desc += " (+" + strconv.Itoa(n-1) + " running)"
 	}
-	p.bar.Describe(desc + " · " + itoa(p.hits) + " cached")
+	p.bar.Describe(desc + " · " + strconv.Itoa(p.hits) + " cached")
 }
 
 func (p *progress) Done() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }

@@ -5,9 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 // The CTest recordings, made by recordCTestub from testdata/ctestub: the
@@ -193,13 +191,6 @@ var ctestCases = []parserCase{
 
 func TestCTestEdgeCases(t *testing.T) {
 	checkTable(t, &CTest{}, ctestCases)
-}
-
-func TestCTestReadError(t *testing.T) {
-	_, err := (&CTest{}).Parse(iotest.ErrReader(errors.New("disk on fire")), Options{})
-	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
-		t.Fatalf("got error %v, want the read error", err)
-	}
 }
 
 func FuzzCTest(f *testing.F) {

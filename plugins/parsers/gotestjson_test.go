@@ -2,11 +2,9 @@ package parsers
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/osbench/osbench/schemas"
 )
@@ -346,14 +344,6 @@ func TestGoTestJSONLongLine(t *testing.T) {
 	want := []schemas.TestResult{{ID: pkg + "/TestA", Status: schemas.StatusPass}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
-	}
-}
-
-func TestGoTestJSONReadError(t *testing.T) {
-	broken := iotest.ErrReader(errors.New("disk on fire"))
-	_, err := (&GoTestJSON{}).Parse(broken, Options{})
-	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
-		t.Fatalf("got error %v, want the read error", err)
 	}
 }
 

@@ -1,11 +1,9 @@
 package parsers
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 // The libtest recordings: `cargo test --no-fail-fast 2>&1` over
@@ -330,13 +328,6 @@ var libtestCases = []parserCase{
 
 func TestLibtestEdgeCases(t *testing.T) {
 	checkTable(t, &Libtest{}, libtestCases)
-}
-
-func TestLibtestReadError(t *testing.T) {
-	_, err := (&Libtest{}).Parse(iotest.ErrReader(errors.New("disk on fire")), Options{})
-	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
-		t.Fatalf("got error %v, want the read error", err)
-	}
 }
 
 func TestBinaryName(t *testing.T) {

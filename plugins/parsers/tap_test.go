@@ -1,11 +1,9 @@
 package parsers
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 // The TAP recordings, made by recordTAPStub from testdata/tapstub: two
@@ -228,13 +226,6 @@ var tapCases = []parserCase{
 
 func TestTAPEdgeCases(t *testing.T) {
 	checkTable(t, &TAP{}, tapCases)
-}
-
-func TestTAPReadError(t *testing.T) {
-	_, err := (&TAP{}).Parse(iotest.ErrReader(errors.New("disk on fire")), Options{})
-	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
-		t.Fatalf("got error %v, want the read error", err)
-	}
 }
 
 func FuzzTAP(f *testing.F) {
