@@ -145,7 +145,9 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	out.Rejected = validate(out, in.TargetMasked, sourceMasked, gold, original, masked, rc.WorkDir)
+	// A second, untouched copy of R− to apply the gold patch to.
+	freshMasked := func(dir string) error { return mk.Materialize("source", dir) }
+	out.Rejected = validate(out, in.TargetMasked, sourceMasked, gold, original, freshMasked, rc.WorkDir)
 	if out.Rejected == "" {
 		repo := filepath.Join(rc.WorkDir, "repo")
 		commit, err := taskpkg.WriteRepo(repo, masked)
@@ -175,7 +177,8 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 }
 
 // validate returns why the candidate is not a task, or "".
-func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold, original, masked, work string) string {
+// freshMasked writes a new copy of the masked repository into a directory.
+func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold, original string, freshMasked func(dir string) error, work string) string {
 	switch {
 	case out.Mask.Builds != nil && !*out.Mask.Builds:
 		return "the masked repository does not build for the target, even with whole function bodies masked"
@@ -200,7 +203,7 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 	}
 	// The gold patch must turn R− back into R+ exactly.
 	patched := filepath.Join(work, "patched")
-	if err := applyPatch(masked, patched, gold); err != nil {
+	if err := applyPatch(freshMasked, patched, gold); err != nil {
 		return "the gold patch does not apply to the masked repository: " + err.Error()
 	}
 	want, err1 := cache.HashTree(original, checkout.SkipVCS)
@@ -238,9 +241,10 @@ func results(rc *engine.RunContext, input string) (schemas.TestResults, error) {
 	return tr, err
 }
 
-// applyPatch copies masked to dst and applies patch there with git apply.
-func applyPatch(masked, dst, patch string) error {
-	if err := copyDir(masked, dst); err != nil {
+// applyPatch writes a fresh copy of the masked repository to dst and
+// applies patch there with git apply.
+func applyPatch(freshMasked func(dir string) error, dst, patch string) error {
+	if err := freshMasked(dst); err != nil {
 		return err
 	}
 	p := filepath.Join(filepath.Dir(dst), "gold.patch")

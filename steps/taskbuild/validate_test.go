@@ -63,7 +63,15 @@ func TestValidate(t *testing.T) {
 		"gold empty":     {func(o Outcome) Outcome { return o }, passing, passing, "", "does not apply"},
 		"gold wrong":     {func(o Outcome) Outcome { return o }, passing, passing, wrong, "does not give back the complete repository"},
 	} {
-		got := validate(tc.out(good), tc.target, tc.source, tc.gold, original, masked, filepath.Join(work, name))
+		fresh := func(dir string) error {
+			os.MkdirAll(dir, 0o755)
+			b, err := os.ReadFile(filepath.Join(masked, "a.go"))
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "a.go"), b, 0o644)
+		}
+		got := validate(tc.out(good), tc.target, tc.source, tc.gold, original, fresh, filepath.Join(work, name))
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("%s: validate = %q, want %q", name, got, tc.want)
 		}
