@@ -234,8 +234,10 @@ func newGoFileResolver(opts Options) func(file string) (string, bool) {
 			if !ok {
 				continue
 			}
+			// Import paths use "/" only; a backslash or a drive letter here
+			// is a malformed entry, not a file of this repository.
 			rel := path.Join(m.dir, rest)
-			if rel == "" || rel == "." || escapes(rel) || path.IsAbs(rel) {
+			if rel == "" || rel == "." || escapes(rel) || path.IsAbs(rel) || strings.Contains(rel, `\`) || len(rel) > 1 && rel[1] == ':' {
 				return "", false
 			}
 			return rel, true
