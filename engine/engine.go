@@ -292,3 +292,19 @@ func hasResult(rec *cache.ActionRecord, name string) bool {
 	}
 	return false
 }
+
+// Artifacts opens the results of a step that a build or plan reported as
+// run or hit, for a caller that reads them rather than exporting them.
+func (e *Engine) Artifacts(res *StepResult) (*Artifacts, error) {
+	if res == nil || !res.Key.Valid() {
+		return nil, fmt.Errorf("no results: the step has no key")
+	}
+	rec, err := e.cache.GetAction(res.Key)
+	if err != nil {
+		return nil, fmt.Errorf("results of %s: %w", res.ID, err)
+	}
+	if rec == nil || rec.Failed {
+		return nil, fmt.Errorf("step %s has no results", res.ID)
+	}
+	return &Artifacts{cache: e.cache, rec: rec}, nil
+}

@@ -274,3 +274,37 @@ func (rc *RunContext) OwnResult(name string) (cache.Output, error) {
 	}
 	return cache.Output{}, fmt.Errorf("step %s has recorded no result %q", rc.Step.ID, name)
 }
+
+// Blob reads a content-addressed blob the step's configuration names by
+// digest — an input too large or too private for the configuration itself
+// (a prediction's patch). The digest is in the key, so the step stays a pure
+// function of its key; a missing or damaged blob is an error.
+func (rc *RunContext) Blob(d cache.Digest) ([]byte, error) {
+	if !d.Valid() {
+		return nil, fmt.Errorf("step %s: invalid blob digest %q", rc.Step.ID, d)
+	}
+	return rc.cache.ReadBytes(d)
+}
+
+// SideDigest returns the digest of a side artifact (a log), "" when the step
+// kept none by that name.
+func (a *Artifacts) SideDigest(name string) cache.Digest {
+	for _, o := range a.rec.Side {
+		if o.Name == name {
+			return o.Digest
+		}
+	}
+	return ""
+}
+
+// Side returns the content of a side artifact.
+func (a *Artifacts) Side(name string) ([]byte, error) {
+	d := a.SideDigest(name)
+	if d == "" {
+		return nil, fmt.Errorf("step %s kept no side artifact %q", a.rec.Step, name)
+	}
+	return a.cache.ReadBytes(d)
+}
+
+// Has reports whether the step recorded a result by that name.
+func (a *Artifacts) Has(name string) bool { return hasResult(a.rec, name) }

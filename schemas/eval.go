@@ -1,0 +1,140 @@
+package schemas
+
+// The outcome of evaluating one prediction (DESIGN §2.7): one of these, in
+// this order of precedence.
+const (
+	OutcomeResolved      = "resolved"       // Stage I and Stage II passed
+	OutcomeUnresolved    = "unresolved"     // applied and run; a stage failed
+	OutcomePatchRejected = "patch-rejected" // the patch reaches outside the repository
+	OutcomePatchFailed   = "patch-failed"   // no apply method could apply it
+	OutcomeInfraFailure  = "infra-failure"  // the test runs could not be carried out; not the patch's fault
+)
+
+// Apply methods, in the order they are tried.
+const (
+	ApplyEmpty      = "empty"      // the patch changes nothing; the task repo is run as it is
+	ApplyGit        = "git-apply"  // git apply
+	ApplyGit3Way    = "git-3way"   // git apply --3way
+	ApplyPatchFuzzy = "patch-fuzz" // patch --batch --fuzz=5 -p1
+)
+
+// ApplyResult is what applying a patch to a task's repository gave (the
+// apply.json result of the apply step).
+type ApplyResult struct {
+	// Outcome is "applied", OutcomePatchRejected or OutcomePatchFailed.
+	Outcome string `json:"outcome"`
+	// Method is the apply method that worked ("" unless applied).
+	Method string `json:"method"`
+	// Reason says why a patch was rejected or failed to apply.
+	Reason string `json:"reason,omitempty"`
+	// Files are the repository paths the patch touches, sorted.
+	Files []string `json:"files"`
+	// RestoredTestFiles are test files the patch changed, put back to the
+	// task's state before the tests ran (the evaluation never runs an
+	// agent's edited tests), sorted.
+	RestoredTestFiles []string `json:"restored_test_files"`
+}
+
+// ApplyApplied is ApplyResult.Outcome for a patch that applied.
+const ApplyApplied = "applied"
+
+// LabeledTest is a required test's status in one stage.
+type LabeledTest struct {
+	ID     string `json:"id"`
+	Label  string `json:"label"` // FAIL_TO_PASS, PASS_TO_PASS or PASS_ON_SOURCE
+	Status Status `json:"status"`
+}
+
+// The label sets of a task.
+const (
+	LabelFailToPass   = "FAIL_TO_PASS"
+	LabelPassToPass   = "PASS_TO_PASS"
+	LabelPassOnSource = "PASS_ON_SOURCE"
+)
+
+// LogRef points at a stage's raw test log.
+type LogRef struct {
+	Path   string `json:"path"`   // relative to the report's directory
+	Digest string `json:"digest"` // "sha256:<hex>"
+}
+
+// StageResult is one stage of an evaluation: Stage I runs the target's
+// FAIL_TO_PASS and PASS_TO_PASS tests, Stage II the source's
+// PASS_ON_SOURCE tests.
+type StageResult struct {
+	Platform string `json:"platform"`
+	// Ran is false when the patch did not apply, or the run was an
+	// infrastructure failure; such a stage has not passed.
+	Ran    bool `json:"ran"`
+	Passed bool `json:"passed"`
+	// InfraFailure says what went wrong with the run itself (executor died,
+	// killed, out of memory) after the retry; "" when the run happened.
+	InfraFailure string `json:"infra_failure,omitempty"`
+	// Tests lists every required test of the stage with its status, in label
+	// then ID order. A required test the run did not report is "missing".
+	Tests []LabeledTest `json:"tests"`
+	// Failing lists the IDs of the required tests that did not pass.
+	Failing []string `json:"failing"`
+	Log     *LogRef  `json:"log,omitempty"`
+}
+
+// EvalReport is OUT/<model>/<instance_id>/report.json: the evaluation of one
+// prediction, with the task facts the summary breaks results down by.
+type EvalReport struct {
+	InstanceID string   `json:"instance_id"`
+	Model      string   `json:"model_name_or_path"`
+	Repo       string   `json:"repo"`
+	SourceOS   string   `json:"source_os"`
+	TargetOS   string   `json:"target_os"`
+	Language   string   `json:"language"`
+	Difficulty string   `json:"difficulty"`
+	Categories []string `json:"categories"`
+
+	TaskDigest  string `json:"task_digest"`  // "sha256:<hex>" of the task's tasks.jsonl line
+	PatchDigest string `json:"patch_digest"` // "sha256:<hex>" of model_patch
+
+	Outcome  string      `json:"outcome"` // one of the Outcome* constants
+	Resolved bool        `json:"resolved"`
+	Apply    ApplyResult `json:"apply"`
+	StageI   StageResult `json:"stage_i"`
+	StageII  StageResult `json:"stage_ii"`
+}
+
+// Direction is the report's migration direction, "<source>-to-<target>".
+func (r *EvalReport) Direction() string { return r.SourceOS + "-to-" + r.TargetOS }
+
+// EvalCounts are the results of a set of predictions. TargetOnly counts
+// those whose Stage I passed whatever Stage II gave, so Gap = TargetOnly −
+// Resolved is how many would be counted solved by a target-only benchmark
+// though they broke the source platform. Rates are percentages of Total.
+type EvalCounts struct {
+	Total          int     `json:"total"`
+	Resolved       int     `json:"resolved"`
+	TargetOnly     int     `json:"target_only"`
+	Gap            int     `json:"gap"`
+	ResolvedRate   float64 `json:"resolved_rate"`
+	TargetOnlyRate float64 `json:"target_only_rate"`
+	GapRate        float64 `json:"gap_rate"`
+}
+
+// ModelSummary is one model's results, overall and broken down.
+type ModelSummary struct {
+	Model string `json:"model_name_or_path"`
+	EvalCounts
+	Applied       int `json:"applied"`
+	PatchRejected int `json:"patch_rejected"`
+	PatchFailed   int `json:"patch_failed"`
+	InfraFailures int `json:"infra_failures"`
+	// Breakdowns by task facts; a task counts once under each of its
+	// categories.
+	ByDirection  map[string]EvalCounts `json:"by_direction"`
+	ByLanguage   map[string]EvalCounts `json:"by_language"`
+	ByCategory   map[string]EvalCounts `json:"by_category"`
+	ByDifficulty map[string]EvalCounts `json:"by_difficulty"`
+}
+
+// EvalSummary is OUT/summary.json: every model of an evaluation run,
+// sorted by model name.
+type EvalSummary struct {
+	Models []ModelSummary `json:"models"`
+}
