@@ -156,30 +156,26 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "toolchain", Step: tc.ID}},
 		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}},
-		Config: []engine.Field{
-			{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
-			{Name: "platform", Value: p.Name},
-			{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
-			{Name: "executor", Value: p.Executor, Source: at("executor")},
-			{Name: "user", Value: p.User, Source: at("user")},
-			{Name: "toolchain", Value: p.Toolchain, Source: at("toolchain")},
-			{Name: "env", Value: nonNil(p.Env), Source: at("env")},
-			{Name: "test", Value: command(p.Test.Command), Source: at("test.command")},
-			{Name: "timeout", Value: p.Test.Timeout.String(), Source: at("test.timeout")},
-			{Name: "parser", Value: p.Test.Parser, Source: at("test.parser")},
-			{Name: "skip", Value: nonNilList(p.Test.Skip), Source: at("test.skip")},
-		},
-	}
-	if re := p.Test.Regex; re != nil {
-		test.Config = append(test.Config, engine.Field{Name: "regex", Value: &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}, Source: at("test.regex")})
-	}
-	if p.Build != nil {
-		b := command(*p.Build)
-		test.Config = append(test.Config, engine.Field{Name: "build", Value: &b, Source: at("build.command")})
+		Config: testFields(r.Name, p.Name, r.Language, environment(p), func(field string) string {
+			switch field {
+			case "repository":
+				return rangeOf(r.DeclRange)
+			case "language":
+				return rangeString(r.Ranges, "language")
+			case "test":
+				return at("test.command")
+			case "build":
+				return at("build.command")
+			case "coverage_file":
+				return at("coverage.path")
+			case "timeout", "parser", "skip", "regex":
+				return at("test." + field)
+			}
+			return at(field)
+		}),
 	}
 	steps := []*engine.Step{tc, test}
 	if p.Coverage != nil {
-		test.Config = append(test.Config, engine.Field{Name: "coverage_file", Value: p.Coverage.Path, Source: at("coverage.path")})
 		steps = append(steps, &engine.Step{
 			ID: platformID(r.Name, p.Name, covimport.Kind), Kind: covimport.Kind, Group: r.Name,
 			Env:     map[string]string{"platform": p.Name},

@@ -85,7 +85,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	env := map[string]taskpkg.Environment{}
 	for _, platform := range []string{d.Source, d.Target} {
 		p := platforms[platform]
-		env[platform] = taskpkg.Environment{TestCommand: nonNilList(p.Test.Argv), Parser: p.Test.Parser, Toolchain: p.Toolchain}
+		env[platform] = environment(p)
 	}
 	task := &engine.Step{
 		ID: dir + "/" + taskbuild.Kind, Kind: taskbuild.Kind, Group: r.Name,
@@ -150,4 +150,25 @@ func maskedRun(dir string, test *engine.Step, platform, maskStep string) *engine
 		run.Inputs[i] = in
 	}
 	return &run
+}
+
+// environment is how a platform's tests run, as the task records it: the
+// test step's configuration without what the task line says elsewhere
+// (repository, platform, language).
+func environment(p *manifests.Platform) taskpkg.Environment {
+	e := taskpkg.Environment{
+		TestCommand: nonNilList(p.Test.Command.Argv), Shell: p.Test.Command.Shell, Dir: p.Test.Command.Dir,
+		Parser: p.Test.Parser, Toolchain: p.Toolchain, Executor: p.Executor, User: p.User,
+		Env: nonNil(p.Env), Timeout: p.Test.Timeout.String(), Skip: nonNilList(p.Test.Skip),
+	}
+	if p.Build != nil {
+		e.Build = &taskpkg.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}
+	}
+	if re := p.Test.Regex; re != nil {
+		e.Regex = &taskpkg.Regex{Pattern: re.Pattern, Statuses: re.Statuses}
+	}
+	if p.Coverage != nil {
+		e.CoverageFile = p.Coverage.Path
+	}
+	return e
 }

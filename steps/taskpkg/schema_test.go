@@ -120,8 +120,8 @@ func pathsepTask(t *testing.T) Task {
 		Categories:       Categories(regions),
 		Regions:          regions,
 		Environment: map[string]Environment{
-			"linux":   {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.26.8"},
-			"windows": {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.25.5"},
+			"linux":   {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.26.8", Executor: "local", Timeout: "10m"},
+			"windows": {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.25.5", Executor: "wine", Timeout: "20m", Env: map[string]string{"GOOS": "windows"}},
 		},
 		CreatedBy: CreatedBy{OsbenchVersion: "0.1.0", ManifestDigest: "sha256:" + string(bytes.Repeat([]byte("ab"), 32))},
 	}
@@ -156,7 +156,10 @@ func TestTaskMatchesSchema(t *testing.T) {
 		{"patch not in git format", func(t *Task) any { t.Patch = "--- a/x\n+++ b/x\n"; return t }},
 		{"unknown platform", func(t *Task) any { t.TargetOS = "win"; return t }},
 		{"one platform's environment", func(t *Task) any { delete(t.Environment, "linux"); return t }},
-		{"empty test command", func(t *Task) any { t.Environment["linux"] = Environment{Parser: "go-test-json"}; return t }},
+		{"empty test command", func(t *Task) any { e := t.Environment["linux"]; e.TestCommand = []string{}; t.Environment["linux"] = e; return t }},
+		{"no executor", func(t *Task) any { e := t.Environment["linux"]; e.Executor = ""; t.Environment["linux"] = e; return t }},
+		{"timeout not a duration", func(t *Task) any { e := t.Environment["windows"]; e.Timeout = "20 minutes"; t.Environment["windows"] = e; return t }},
+		{"unknown shell", func(t *Task) any { e := t.Environment["linux"]; e.Shell = "zsh"; t.Environment["linux"] = e; return t }},
 		{"bad manifest digest", func(t *Task) any { t.CreatedBy.ManifestDigest = "abc"; return t }},
 		{"extra key", func(t *Task) any {
 			var m map[string]any

@@ -52,11 +52,40 @@ type Task struct {
 	CreatedBy   CreatedBy              `json:"created_by"`
 }
 
-// Environment is how the tests of one platform are run.
+// Environment is how the tests of one platform are run: everything the
+// evaluation needs to rerun them exactly as the task was built, so a task
+// line is self-contained (no manifest is needed to evaluate it).
 type Environment struct {
-	TestCommand []string `json:"test_command"` // argv
-	Parser      string   `json:"parser"`       // test-output parser plugin name
-	Toolchain   string   `json:"toolchain"`    // pinned toolchain, "" when none is pinned
+	TestCommand []string `json:"test_command"`    // argv, or script lines when Shell is set
+	Shell       string   `json:"shell,omitempty"` // bash | pwsh | cmd; "" runs TestCommand as argv
+	Dir         string   `json:"dir,omitempty"`   // slash-separated, relative to the repository root
+	// Build runs before the tests; when it fails every test is build-failed.
+	Build     *Command          `json:"build,omitempty"`
+	Parser    string            `json:"parser"` // test-output parser plugin name
+	Regex     *Regex            `json:"regex,omitempty"`
+	Toolchain string            `json:"toolchain"` // pinned toolchain, "" when none is pinned
+	Executor  string            `json:"executor"`
+	User      string            `json:"user,omitempty"`
+	Env       map[string]string `json:"env"`
+	Timeout   string            `json:"timeout"` // Go duration
+	Skip      []string          `json:"skip"`    // tests the manifest skips on this platform
+	// CoverageFile is where the test command writes coverage; evaluation
+	// does not need it, but the same configuration lets a run the build
+	// already made (the gold patch gives back R+) be served from the cache.
+	CoverageFile string `json:"coverage_file,omitempty"`
+}
+
+// Command is a build command: an argv, or script lines for a shell.
+type Command struct {
+	Argv  []string `json:"argv"`
+	Shell string   `json:"shell,omitempty"`
+	Dir   string   `json:"dir,omitempty"`
+}
+
+// Regex is a manifest-declared line parser for the "regex" parser.
+type Regex struct {
+	Pattern  string            `json:"pattern"`
+	Statuses map[string]string `json:"statuses"`
 }
 
 // CreatedBy records what produced a task, so a task can be traced back to
@@ -84,6 +113,10 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	p.Environment = make(map[string]Environment, len(t.Environment))
 	for platform, env := range t.Environment {
 		env.TestCommand = nonNil(env.TestCommand)
+		env.Skip = nonNil(env.Skip)
+		if env.Env == nil {
+			env.Env = map[string]string{}
+		}
 		p.Environment[platform] = env
 	}
 	return json.Marshal(p)
