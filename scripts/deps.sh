@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(git util-linux wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64
-  cmake rustc cargo libstd-rust-dev-windows llvm)
+  cmake rustc cargo libstd-rust-dev-windows llvm chromium)
 
 missing=()
 for p in "${packages[@]}"; do
