@@ -76,6 +76,13 @@ func TestEvalReportSchema(t *testing.T) {
 	if err := validate(t, s, rejected); err != nil {
 		t.Errorf("good rejected report rejected: %v", err)
 	}
+	infra := rejected
+	infra.Outcome = OutcomeInfraFailure
+	infra.Apply = ApplyResult{Outcome: "not-done", Files: []string{}, RestoredTestFiles: []string{}}
+	infra.StageI.InfraFailure = "executor died"
+	if err := validate(t, s, infra); err != nil {
+		t.Errorf("good infra-failure report rejected: %v", err)
+	}
 
 	for _, tc := range []struct {
 		name string
@@ -86,6 +93,11 @@ func TestEvalReportSchema(t *testing.T) {
 		{"missing outcome", func(d map[string]any) { delete(d, "outcome") }},
 		{"unknown outcome", func(d map[string]any) { d["outcome"] = "solved" }},
 		{"unknown apply method", func(d map[string]any) { obj(d, "apply")["method"] = "cp" }},
+		{"unknown apply outcome", func(d map[string]any) { obj(d, "apply")["outcome"] = "partial" }},
+		{"method without applying", func(d map[string]any) {
+			d["outcome"], d["resolved"] = "patch-failed", false
+			obj(d, "apply")["outcome"] = "patch-failed"
+		}},
 		{"applied without method", func(d map[string]any) { obj(d, "apply")["method"] = "" }},
 		{"unknown status", func(d map[string]any) {
 			obj(d, "stage_i")["tests"].([]any)[0].(map[string]any)["status"] = "passed"
