@@ -37,7 +37,9 @@ bench: build
 
 # demo: the main job on the bundled examples — validate, build (runs on Linux
 # and Windows, differential coverage, verification, masking, labels, tasks),
-# show what was made, then show that a second build is all cache hits.
+# show what was made, show that a second build is all cache hits, then evaluate
+# the tasks' gold patches and empty patches as two models (gold resolves every
+# task, empty none) and print the summary.
 demo: deps build
 	$(BIN) validate
 	$(BIN) build --out $(OUT)
@@ -46,6 +48,7 @@ demo: deps build
 	@cat $(OUT)/build-report.md
 	$(BIN) plan | tail -n 1
 	$(BIN) build --out $(OUT)
+	$(BIN) eval --tasks $(OUT)/tasks.jsonl --predictions gold --predictions empty --out $(OUT)/eval
 
 clean:
 	rm -rf bin out

@@ -21,7 +21,8 @@ const (
 // ApplyResult is what applying a patch to a task's repository gave (the
 // apply.json result of the apply step).
 type ApplyResult struct {
-	// Outcome is "applied", OutcomePatchRejected or OutcomePatchFailed.
+	// Outcome is ApplyApplied, OutcomePatchRejected, OutcomePatchFailed, or
+	// ApplyNotDone when the apply step itself failed.
 	Outcome string `json:"outcome"`
 	// Method is the apply method that worked ("" unless applied).
 	Method string `json:"method"`
@@ -35,8 +36,12 @@ type ApplyResult struct {
 	RestoredTestFiles []string `json:"restored_test_files"`
 }
 
-// ApplyApplied is ApplyResult.Outcome for a patch that applied.
-const ApplyApplied = "applied"
+// ApplyResult.Outcome for a patch that applied, and for one whose apply
+// step itself could not run (an infrastructure failure: no verdict).
+const (
+	ApplyApplied = "applied"
+	ApplyNotDone = "not-done"
+)
 
 // LabeledTest is a required test's status in one stage.
 type LabeledTest struct {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -89,11 +88,8 @@ func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer
 		return nil, err
 	}
 	steps, err := compile.Compile(ctx, set, compile.Options{
-		Platforms: g.platforms,
-		ExecutorState: func(name string) (string, error) {
-			dir := filepath.Join(g.cacheDir, "state", "executors", name)
-			return dir, os.MkdirAll(dir, 0o755)
-		},
+		Platforms:     g.platforms,
+		ExecutorState: g.executorState,
 	})
 	if err != nil {
 		return nil, err

@@ -57,7 +57,8 @@ func newRootCommand() *cobra.Command {
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g),
-		newGraphCommand(g), newBuildCommand(g), newCacheCommand(g), newSchemaCommand(g),
+		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
+		newCacheCommand(g), newSchemaCommand(g),
 	)
 	return root
 }

@@ -16,9 +16,9 @@ import (
 // line (the task's identity in verdict keys), and its masked repository.
 type Task struct {
 	taskpkg.Task
-	Digest string // "sha256:<hex>" of the line as written
-	Repo   string // <dir of tasks.jsonl>/tasks/<instance_id>/repo
-	Where  string // file:line
+	Digest  string // "sha256:<hex>" of the line as written
+	RepoDir string // <dir of tasks.jsonl>/tasks/<instance_id>/repo
+	Where   string // file:line
 }
 
 // ReadTasks reads a tasks.jsonl written by `osbench build --out`. Lines that
@@ -66,7 +66,7 @@ func ReadTasks(path string) ([]Task, []Problem, error) {
 			problems = append(problems, Problem{where, fmt.Sprintf("task %s: no repository at %s", t.InstanceID, repo)})
 			continue
 		}
-		tasks = append(tasks, Task{Task: t, Digest: "sha256:" + string(cache.Sum(line)), Repo: repo, Where: where})
+		tasks = append(tasks, Task{Task: t, Digest: "sha256:" + string(cache.Sum(line)), RepoDir: repo, Where: where})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)

@@ -156,9 +156,19 @@ func TestTaskMatchesSchema(t *testing.T) {
 		{"patch not in git format", func(t *Task) any { t.Patch = "--- a/x\n+++ b/x\n"; return t }},
 		{"unknown platform", func(t *Task) any { t.TargetOS = "win"; return t }},
 		{"one platform's environment", func(t *Task) any { delete(t.Environment, "linux"); return t }},
-		{"empty test command", func(t *Task) any { e := t.Environment["linux"]; e.TestCommand = []string{}; t.Environment["linux"] = e; return t }},
+		{"empty test command", func(t *Task) any {
+			e := t.Environment["linux"]
+			e.TestCommand = []string{}
+			t.Environment["linux"] = e
+			return t
+		}},
 		{"no executor", func(t *Task) any { e := t.Environment["linux"]; e.Executor = ""; t.Environment["linux"] = e; return t }},
-		{"timeout not a duration", func(t *Task) any { e := t.Environment["windows"]; e.Timeout = "20 minutes"; t.Environment["windows"] = e; return t }},
+		{"timeout not a duration", func(t *Task) any {
+			e := t.Environment["windows"]
+			e.Timeout = "20 minutes"
+			t.Environment["windows"] = e
+			return t
+		}},
 		{"unknown shell", func(t *Task) any { e := t.Environment["linux"]; e.Shell = "zsh"; t.Environment["linux"] = e; return t }},
 		{"bad manifest digest", func(t *Task) any { t.CreatedBy.ManifestDigest = "abc"; return t }},
 		{"extra key", func(t *Task) any {

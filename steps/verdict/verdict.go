@@ -1,0 +1,156 @@
+// Package verdict is the "verdict" step kind of an evaluation (DESIGN
+// §2.7): from how a patch applied and the two test runs of the patched
+// repository, it decides Stage I (every FAIL_TO_PASS and PASS_TO_PASS test
+// passes on the target), Stage II (every PASS_ON_SOURCE test passes on the
+// source) and whether the task is resolved (both).
+//
+// The verdict is keyed like any step: by the task's label sets and digest
+// (configuration) and by the outputs of the apply step and the two runs,
+// which are themselves keyed by the patch's digest and the platforms'
+// fingerprints. Nothing in it depends on which model sent the patch, so the
+// same patch from two models is judged once.
+package verdict
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/schemas"
+)
+
+// Kind is the step kind's name.
+const Kind = "verdict"
+
+// Inputs: the apply step, and — only when the patch applied — the test runs
+// of the patched repository on the target and on the source.
+const (
+	InputApply  = "apply"
+	InputTarget = "target"
+	InputSource = "source"
+)
+
+// Output is the verdict.json result (Verdict).
+const Output = "verdict.json"
+
+// Config is the task as the verdict needs it.
+type Config struct {
+	InstanceID   string   `json:"instance_id"`
+	TaskDigest   string   `json:"task_digest"`
+	Source       string   `json:"source"`
+	Target       string   `json:"target"`
+	FailToPass   []string `json:"fail_to_pass"`
+	PassToPass   []string `json:"pass_to_pass"`
+	PassOnSource []string `json:"pass_on_source"`
+}
+
+// Verdict is the judgement of one patch: the model-free part of an
+// schemas.EvalReport.
+type Verdict struct {
+	Outcome  string              `json:"outcome"`
+	Resolved bool                `json:"resolved"`
+	Apply    schemas.ApplyResult `json:"apply"`
+	StageI   schemas.StageResult `json:"stage_i"`
+	StageII  schemas.StageResult `json:"stage_ii"`
+}
+
+type kind struct{}
+
+func init() { engine.RegisterKind(kind{}) }
+
+func (kind) Name() string    { return Kind }
+func (kind) Version() string { return "1" }
+
+func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg Config
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	ap, err := rc.Input(InputApply)
+	if err != nil {
+		return err
+	}
+	var applied schemas.ApplyResult
+	if err := ap.DecodeJSON("apply.json", &applied); err != nil {
+		return err
+	}
+	var target, source *schemas.TestResults
+	if applied.Outcome == schemas.ApplyApplied {
+		if target, err = readRun(rc, InputTarget); err != nil {
+			return err
+		}
+		if source, err = readRun(rc, InputSource); err != nil {
+			return err
+		}
+	}
+	v := Judge(cfg, applied, target, source)
+	rc.SetLabel(v.Outcome)
+	return rc.PutJSON(Output, v)
+}
+
+func readRun(rc *engine.RunContext, input string) (*schemas.TestResults, error) {
+	a, err := rc.Input(input)
+	if err != nil {
+		return nil, fmt.Errorf("the patch applied but the %s run is not an input: %w", input, err)
+	}
+	var tr schemas.TestResults
+	if err := a.DecodeJSON("tests.json", &tr); err != nil {
+		return nil, err
+	}
+	return &tr, nil
+}
+
+// Judge decides a verdict. target and source are the runs of the patched
+// repository, nil when the patch did not apply (then neither stage ran).
+func Judge(cfg Config, applied schemas.ApplyResult, target, source *schemas.TestResults) Verdict {
+	v := Verdict{
+		Apply:   applied,
+		StageI:  Stage(cfg.Target, target, map[string][]string{schemas.LabelFailToPass: cfg.FailToPass, schemas.LabelPassToPass: cfg.PassToPass}),
+		StageII: Stage(cfg.Source, source, map[string][]string{schemas.LabelPassOnSource: cfg.PassOnSource}),
+	}
+	v.Resolved = v.StageI.Passed && v.StageII.Passed
+	switch {
+	case applied.Outcome == schemas.OutcomePatchRejected || applied.Outcome == schemas.OutcomePatchFailed:
+		v.Outcome = applied.Outcome
+	case v.Resolved:
+		v.Outcome = schemas.OutcomeResolved
+	default:
+		v.Outcome = schemas.OutcomeUnresolved
+	}
+	return v
+}
+
+// Stage judges one stage: every required test, by label, must have passed
+// in run. A required test the run did not report is missing, and fails
+// (DESIGN §2: only pass passes). A nil run is a stage that did not run.
+func Stage(platform string, run *schemas.TestResults, required map[string][]string) schemas.StageResult {
+	st := schemas.StageResult{Platform: platform, Ran: run != nil, Tests: []schemas.LabeledTest{}, Failing: []string{}}
+	status := map[string]schemas.Status{}
+	if run != nil {
+		for _, t := range run.Tests {
+			status[t.ID] = t.Status
+		}
+	}
+	labels := make([]string, 0, len(required))
+	for l := range required {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	for _, label := range labels {
+		ids := append([]string(nil), required[label]...)
+		sort.Strings(ids)
+		for _, id := range ids {
+			s, ok := status[id]
+			if !ok {
+				s = schemas.StatusMissing
+			}
+			st.Tests = append(st.Tests, schemas.LabeledTest{ID: id, Label: label, Status: s})
+			if !s.Passes() {
+				st.Failing = append(st.Failing, id)
+			}
+		}
+	}
+	st.Passed = st.Ran && len(st.Failing) == 0
+	return st
+}
