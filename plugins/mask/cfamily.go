@@ -15,6 +15,12 @@ type cbranch struct {
 	tokLo, tokHi int // its tokens, nested groups included: tokens[tokLo:tokHi]
 	after        int // index of the first token after the group's #endif
 	depth        int // nesting of the group (0: outermost)
+	// dirs are the indices (into lx.directives) of the directives of the
+	// group up to and including the one opening this branch: what decides
+	// whether the branch is compiled.
+	dirs []int
+	// outer is the index of the branch holding this branch's group, or -1.
+	outer int
 }
 
 // cfunc is a function definition: its head and the braces of its body.
@@ -48,6 +54,7 @@ func parseC(src []byte, cpp bool) *cfile {
 func (f *cfile) findBranches() {
 	type open struct {
 		branches []int // indices into f.branches
+		dirs     []int // indices into f.lx.directives
 	}
 	var stack []open
 	tok := 0
@@ -66,7 +73,7 @@ func (f *cfile) findBranches() {
 		b.last = d.line - 1
 		b.tokHi = tokenAt(d.start)
 	}
-	for _, d := range f.lx.directives {
+	for di, d := range f.lx.directives {
 		switch d.name {
 		case "if", "ifdef", "ifndef":
 			stack = append(stack, open{})
@@ -78,8 +85,15 @@ func (f *cfile) findBranches() {
 			if d.name != "if" && d.name != "ifdef" && d.name != "ifndef" {
 				closeBranch(d)
 			}
-			f.branches = append(f.branches, cbranch{first: d.last + 1, tokLo: tokenAt(d.end), depth: len(stack) - 1})
-			stack[len(stack)-1].branches = append(stack[len(stack)-1].branches, len(f.branches)-1)
+			top := &stack[len(stack)-1]
+			top.dirs = append(top.dirs, di)
+			outer := -1
+			if n := len(stack); n > 1 {
+				outer = stack[n-2].branches[len(stack[n-2].branches)-1]
+			}
+			f.branches = append(f.branches, cbranch{first: d.last + 1, tokLo: tokenAt(d.end), depth: len(stack) - 1,
+				dirs: append([]int(nil), top.dirs...), outer: outer})
+			top.branches = append(top.branches, len(f.branches)-1)
 		case "endif":
 			if len(stack) == 0 {
 				continue
@@ -392,10 +406,11 @@ func paramNames(list []string) []string {
 // maskCFamily masks the regions of one C or C++ file.
 func maskCFamily(path string, src []byte, cpp bool, regions []schemas.VerifiedRegion, coarse bool) (Output, error) {
 	f := parseC(src, cpp)
-	m := &cMasker{f: f, coarse: coarse, done: map[int]bool{}}
+	m := &cMasker{f: f, coarse: coarse, done: map[int]bool{}, guards: map[int]*bodyGuard{}}
 	for _, r := range regions {
 		m.maskRegion(r.Region)
 	}
+	m.guardEdits()
 	out, err := applyEdits(src, m.edits)
 	if err != nil {
 		return Output{}, fmt.Errorf("mask %s: %w", path, err)
@@ -409,7 +424,8 @@ type cMasker struct {
 	coarse  bool
 	edits   []edit
 	actions []Action
-	done    map[int]bool // branches and function bodies already replaced, by first token
+	done    map[int]bool       // branches and function bodies already replaced, by first token
+	guards  map[int]*bodyGuard // coarse placeholder bodies of shared functions, by the body's '{'
 }
 
 // innermostBranch returns the index of the innermost branch whose content
@@ -502,6 +518,14 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 	// The branch ends the function when what follows its group is the
 	// body's closing brace.
 	tail := m.f.parent[seg[0]] == fn.open && b.after == fn.close && seg[len(seg)-1] == b.tokHi-1
+	note := ""
+	if m.coarse && !tail {
+		why := m.guardBody(r, bi, fn)
+		if why == "" {
+			return
+		}
+		note = "coarse declined (" + why + "); "
+	}
 	if tail || m.coarse {
 		var ph []string
 		if tail {
@@ -520,7 +544,7 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 		}
 		m.edits = append(m.edits, edit{m.f.lines.start(b.first), m.f.lines.end(b.last), text.String()})
 		m.actions = append(m.actions, Action{Region: r, Kind: KindPreprocessorBlock,
-			Detail: fmt.Sprintf("function %s: branch on lines %d-%d replaced by %s", fn.name, b.first, b.last, describe(ph))})
+			Detail: fmt.Sprintf("%sfunction %s: branch on lines %d-%d replaced by %s", note, fn.name, b.first, b.last, describe(ph))})
 		return
 	}
 	seg = m.closeBlocks(b, seg)

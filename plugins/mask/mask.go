@@ -22,7 +22,11 @@
 //     touched. A branch ending a function body becomes "(void)param;" lines
 //     and a zero-value return of the declared type; a run of statements in
 //     the middle of a body is removed; functions defined inside the branch
-//     keep their signatures and get placeholder bodies.
+//     keep their signatures and get placeholder bodies. With Input.Coarse
+//     set, a function the source compiles too gets its whole body guarded:
+//     a placeholder body under the masked branches' condition, the original
+//     body (those branches emptied) under #else, so the source's compiler
+//     sees what it saw before (ccoarse.go).
 //
 // Only the bytes of the masked statements, bodies and unused imports change;
 // every other byte of the file is copied unchanged, so the gold patch (the

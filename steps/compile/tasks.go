@@ -9,14 +9,45 @@ import (
 	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskbuild"
 	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/verifyregions"
 )
 
-// buildChecks are the commands that prove a masked repository still builds
-// for the target, per language. Languages without one rely on the masked
-// test run, where a broken build shows as build-failed.
+// buildChecks are the default commands that prove a masked repository
+// still builds for the target, per language, for platforms without a build
+// command of their own. Go's test command compiles as it tests, so its
+// presets need no build command, and `go build` is the check.
 var buildChecks = map[string][]string{
 	"go": {"go", "build", "./..."},
+}
+
+// buildCheck returns the mask step's build check for a target platform:
+// the platform's own build command (for C and C++ the preset's configure
+// and build, cross-compiling for Windows), or else the language's default.
+// nil means no check: the masked test run then shows a broken build as
+// build-failed tests, and there is no coarse retry.
+//
+// A build command run by a shell (shell = "bash") is left to the test run:
+// turning a script into an argv is the test step's business, and the mask
+// step runs argvs only.
+func buildCheck(language string, target *manifests.Platform) *testrun.Command {
+	if b := target.Build; b != nil && b.Shell == "" && len(b.Argv) > 0 {
+		c := command(*b)
+		return &c
+	}
+	if argv := buildChecks[language]; argv != nil {
+		return &testrun.Command{Argv: argv}
+	}
+	return nil
+}
+
+// checkSource names where the build check came from: the platform's build
+// command, or else the language that picked the default.
+func checkSource(r *manifests.Repository, target *manifests.Platform) string {
+	if s := rangeString(r.Ranges, "platform."+target.Name+".build.command"); s != "" && target.Build != nil {
+		return s
+	}
+	return rangeString(r.Ranges, "language")
 }
 
 // direction builds the task-construction steps of one migration direction
@@ -62,7 +93,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			engine.Field{Name: "user", Value: target.User},
 			engine.Field{Name: "toolchain", Value: target.Toolchain},
 			engine.Field{Name: "env", Value: nonNil(target.Env)},
-			engine.Field{Name: "check", Value: nonNilList(buildChecks[r.Language])},
+			engine.Field{Name: "check", Value: buildCheck(r.Language, target), Source: checkSource(r, target)},
 		),
 		Inputs: []engine.Input{
 			{Name: "source", Step: checkoutID(r.Name)},

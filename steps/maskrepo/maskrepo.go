@@ -1,10 +1,13 @@
 // Package maskrepo is the "mask" step kind: it turns the complete
 // repository (R+) into the masked one (R−) by replacing every verified
 // target region with a quiet placeholder (plugins/mask), proves the result
-// still builds for the target when the language has a build check, and
-// retries with coarser placeholders (whole function bodies) when it does
-// not. Results: the masked tree ("source", so a test step can consume it
-// like a checkout) and a record of every action (mask.json).
+// still builds for the target when the step has a build check, and retries
+// with coarser placeholders (whole function bodies) when it does not.
+// Results: the masked tree ("source", so a test step can consume it like a
+// checkout) and a record of every action (mask.json).
+//
+// The check runs in a copy of the masked tree, so what a build writes into
+// the repository (CMake's build directory, say) never reaches the result.
 package maskrepo
 
 import (
@@ -15,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/osbench/osbench/engine"
@@ -35,9 +39,12 @@ type Record struct {
 	Masker string `json:"masker"`
 	// Coarse is true when the fine-grained mask broke the target build and
 	// whole function bodies were masked instead.
-	Coarse  bool          `json:"coarse"`
-	Builds  *bool         `json:"builds,omitempty"` // nil: no build check for this language
-	Log     string        `json:"build_log,omitempty"`
+	Coarse bool   `json:"coarse"`
+	Builds *bool  `json:"builds,omitempty"` // nil: the step has no build check
+	Log    string `json:"build_log,omitempty"`
+	// FineLog is the end of the failed check of the fine-grained mask, when
+	// the coarse retry ran: why the retry was needed.
+	FineLog string        `json:"fine_build_log,omitempty"`
 	Files   []string      `json:"files"`
 	Actions []mask.Action `json:"actions"`
 	// Regions are the verified regions that were masked.
@@ -56,7 +63,9 @@ type Config struct {
 	User       string            `json:"user"`
 	Toolchain  string            `json:"toolchain"`
 	Env        map[string]string `json:"env"`
-	Check      []string          `json:"check"` // argv proving the masked repo builds for the target; empty: none
+	// Check is the command proving the masked repository builds for the
+	// target (an argv; its Dir relative to the repository root); nil: none.
+	Check *testrun.Command `json:"check,omitempty"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
 }
@@ -66,7 +75,7 @@ type kind struct{}
 func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -100,12 +109,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if rec.Files, rec.Actions, err = maskFiles(ctx, m, repo, kept, coarse); err != nil {
 			return err
 		}
-		if len(cfg.Check) == 0 {
+		if cfg.Check == nil {
 			break
 		}
-		ok, log, err := buildCheck(ctx, rc, cfg, repo)
+		ok, log, err := buildCheck(ctx, rc, cfg, src, repo, rec.Files, coarse)
 		if err != nil {
 			return err
+		}
+		if coarse {
+			rec.FineLog = rec.Log
 		}
 		rec.Builds, rec.Log = &ok, log
 		if ok || coarse {
@@ -170,8 +182,25 @@ func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schema
 	return files, actions, nil
 }
 
-// buildCheck runs the check command for the target in repo.
-func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, repo string) (bool, string, error) {
+// buildCheck runs the check command for the target on a copy of repo: a
+// fresh materialization of the source with the masked files copied over.
+func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *engine.Artifacts, repo string, masked []string, coarse bool) (bool, string, error) {
+	if cfg.Check.Shell != "" || len(cfg.Check.Argv) == 0 {
+		return false, "", fmt.Errorf("build check: want an argv, got shell %q with %d words", cfg.Check.Shell, len(cfg.Check.Argv))
+	}
+	dir := filepath.Join(rc.WorkDir, fmt.Sprintf("check-%v", coarse))
+	if err := src.Materialize("source", dir); err != nil {
+		return false, "", err
+	}
+	for _, f := range masked {
+		b, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(f)))
+		if err != nil {
+			return false, "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), b, 0o644); err != nil {
+			return false, "", err
+		}
+	}
 	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
 	if err != nil {
 		return false, "", err
@@ -182,7 +211,7 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, repo str
 	}
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
-		Argv: cfg.Check, Dir: repo, Env: testrun.MergeEnv(env, cfg.Env), Stdout: &out, Stderr: &out,
+		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: testrun.MergeEnv(env, cfg.Env), Stdout: &out, Stderr: &out,
 		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
 	})
 	if err != nil {
@@ -191,7 +220,9 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, repo str
 	if res.TimedOut {
 		return false, "", errors.New("build check timed out")
 	}
-	log := out.String()
+	// The scratch directory's name would make the record differ from run
+	// to run.
+	log := strings.ReplaceAll(out.String(), dir, testrun.WorkToken)
 	if len(log) > 4000 {
 		log = log[len(log)-4000:]
 	}

@@ -1,0 +1,80 @@
+package compile
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/steps/testrun"
+)
+
+// TestMaskBuildCheck checks where each mask step's build check comes from:
+// the target platform's build command when it has one (the c-cmake
+// preset's configure and build, cross-compiling for Windows), the
+// language's default otherwise.
+func TestMaskBuildCheck(t *testing.T) {
+	set := examples(t)
+	steps, err := Compile(context.Background(), set, Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(id string) *testrun.Command {
+		t.Helper()
+		for _, s := range steps {
+			if s.ID != id {
+				continue
+			}
+			for _, f := range s.Config {
+				if f.Name == "check" {
+					c, _ := f.Value.(*testrun.Command)
+					return c
+				}
+			}
+			t.Fatalf("%s has no check field", id)
+		}
+		t.Fatalf("no step %s", id)
+		return nil
+	}
+	build := func(repo, platform string) *testrun.Command {
+		t.Helper()
+		for _, r := range set.Repositories {
+			if r.Name != repo {
+				continue
+			}
+			for _, p := range r.Platforms {
+				if p.Name == platform && p.Build != nil {
+					c := command(*p.Build)
+					return &c
+				}
+			}
+		}
+		t.Fatalf("%s has no build command on %s", repo, platform)
+		return nil
+	}
+	for _, tc := range []struct {
+		mask string
+		want *testrun.Command
+	}{
+		{"cpath/linux-to-windows/mask", build("cpath", "windows")},
+		{"cpath/windows-to-linux/mask", build("cpath", "linux")},
+		{"cppenc/linux-to-windows/mask", build("cppenc", "windows")},
+		{"pathsep/linux-to-windows/mask", &testrun.Command{Argv: []string{"go", "build", "./..."}}},
+	} {
+		if got := check(tc.mask); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: check = %+v, want %+v", tc.mask, got, tc.want)
+		}
+	}
+	if a, b := build("cpath", "windows"), build("cpath", "linux"); reflect.DeepEqual(a, b) {
+		t.Errorf("the two platforms of c-cmake build alike: %+v", a)
+	}
+	// A language with no default and no build command gets no check; a
+	// build script for a shell falls back to the language's default.
+	if got := buildCheck("rust", &manifests.Platform{Name: "windows"}); got != nil {
+		t.Errorf("rust without a build command: check = %+v", got)
+	}
+	script := &manifests.Platform{Name: "windows", Build: &manifests.Command{Shell: "bash", Argv: []string{"make"}}}
+	if got := buildCheck("go", script); got == nil || !reflect.DeepEqual(got.Argv, buildChecks["go"]) {
+		t.Errorf("go with a bash build: check = %+v", got)
+	}
+}
