@@ -1,0 +1,282 @@
+// Package patchapply is the "apply" step kind of an evaluation (DESIGN
+// §2.7, §8): it applies an agent's patch, which is untrusted, to a task's
+// masked repository. The patch's file names are judged before any tool
+// sees it (nothing absolute, no "..", no .git, no writing through or
+// creating links that leave the repository); it is then applied in a
+// throw-away git repository by git apply, git apply --3way, or GNU patch
+// with fuzz, the first that works; the links it leaves are followed; and
+// the test files it touched are put back to the task's version, since the
+// evaluation never runs an agent's tests.
+//
+// A patch that is refused or does not apply is a verdict, recorded in
+// apply.json and cached like any result; only trouble with the tools or
+// the cache is an error.
+package patchapply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/steps/checkout"
+	"github.com/osbench/osbench/steps/diffcov"
+	"github.com/osbench/osbench/steps/taskpkg"
+)
+
+// Kind is the step kind's name.
+const Kind = "apply"
+
+// InputSource is the input holding the task's repository, a tree result
+// named "source".
+const InputSource = "source"
+
+// The step's results: apply.json always, the patched repository only when
+// the patch applied.
+const (
+	OutputApply  = "apply.json"
+	OutputSource = "source"
+)
+
+// sideLog is the side artifact holding every command run and its output.
+const sideLog = "apply.log"
+
+// Config is the apply step's configuration.
+type Config struct {
+	InstanceID string `json:"instance_id"`
+	// Language is the task's language. Test files are recognised by their
+	// paths (diffcov.IsTestFile); the language keeps predictions for
+	// different tasks apart in the key and in logs.
+	Language string `json:"language"`
+	// Patch is the hex SHA-256 of the patch, stored in the cache by the
+	// caller.
+	Patch string `json:"patch"`
+}
+
+type kind struct{}
+
+func init() { engine.RegisterKind(kind{}) }
+
+func (kind) Name() string    { return Kind }
+func (kind) Version() string { return "1" }
+
+func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg Config
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	patch, err := rc.Blob(cache.Digest(cfg.Patch))
+	if err != nil {
+		return fmt.Errorf("patch of %s: %w", cfg.InstanceID, err)
+	}
+	src, err := rc.Input(InputSource)
+	if err != nil {
+		return err
+	}
+	pristine := filepath.Join(rc.WorkDir, "pristine")
+	if err := src.Materialize("source", pristine); err != nil {
+		return err
+	}
+	log, err := rc.SideWriter(sideLog)
+	if err != nil {
+		return err
+	}
+	res, tree, err := evaluate(ctx, patch, pristine, filepath.Join(rc.WorkDir, "repo"), log)
+	if cerr := log.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if tree != "" {
+		if err := rc.PutTree(OutputSource, tree, checkout.SkipVCS); err != nil {
+			return err
+		}
+	}
+	rc.SetLabel(label(res))
+	return rc.PutJSON(OutputApply, res)
+}
+
+// evaluate applies patch to the task's files (pristine, left untouched) in
+// a git repository made at repo. It returns the verdict and, when the
+// patch applied, the directory holding the patched tree.
+func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.Writer) (schemas.ApplyResult, string, error) {
+	res := schemas.ApplyResult{Files: []string{}, RestoredTestFiles: []string{}}
+	if len(strings.TrimSpace(string(patch))) == 0 {
+		res.Outcome, res.Method = schemas.ApplyApplied, schemas.ApplyEmpty
+		return res, pristine, nil
+	}
+	headers, err := parsePatch(patch)
+	if err != nil {
+		res.Outcome, res.Reason = schemas.OutcomePatchFailed, "cannot read the patch's file names: "+err.Error()
+		return res, "", nil
+	}
+	res.Files = touchedPaths(headers)
+	reject := func(reason string) (schemas.ApplyResult, string, error) {
+		res.Outcome, res.Reason = schemas.OutcomePatchRejected, reason
+		return res, "", nil
+	}
+	if reason := checkNames(headers); reason != "" {
+		return reject(reason)
+	}
+	if reason, err := checkRepoPaths(pristine, headers); err != nil || reason != "" {
+		if err != nil {
+			return res, "", err
+		}
+		return reject(reason)
+	}
+
+	if _, err := taskpkg.WriteRepo(repo, pristine); err != nil {
+		return res, "", err
+	}
+	a := &applier{repo: repo, log: log}
+	if err := a.prepare(); err != nil {
+		return res, "", err
+	}
+	method, message, err := a.apply(ctx, patch)
+	if err != nil {
+		return res, "", err
+	}
+	if method == "" {
+		res.Outcome, res.Reason = schemas.OutcomePatchFailed, message
+		return res, "", nil
+	}
+	if reason, err := checkLinks(repo, pristine); err != nil || reason != "" {
+		if err != nil {
+			return res, "", err
+		}
+		return reject(reason)
+	}
+	restored, reason, err := restoreTestFiles(repo, pristine, res.Files)
+	if err != nil {
+		return res, "", err
+	}
+	if reason != "" {
+		return reject(reason)
+	}
+	res.Outcome, res.Method, res.RestoredTestFiles = schemas.ApplyApplied, method, restored
+	return res, repo, nil
+}
+
+// touchedPaths are the sorted, distinct repository paths of every file
+// the patch names.
+func touchedPaths(h *patchHeaders) []string {
+	seen := map[string]bool{}
+	paths := []string{}
+	for _, f := range h.Files {
+		for _, p := range f.Paths() {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// restoreTestFiles puts every test file among paths back to the task's
+// version (pristine), or removes it when the task has none, and returns
+// the restored paths (sorted, as paths is). A test file the patch placed
+// behind a symbolic link, or under a directory it turned into a file, is a
+// rejection reason: restoring it would write through the link, or undo
+// the patch's own change.
+func restoreTestFiles(repo, pristine string, paths []string) (restored []string, reason string, err error) {
+	restored = []string{}
+	for _, p := range paths {
+		if !diffcov.IsTestFile(p) {
+			continue
+		}
+		parent, link, err := blockingParent(repo, p)
+		if err != nil {
+			return nil, "", err
+		}
+		switch {
+		case link:
+			return nil, fmt.Sprintf("test file %q lies behind the symbolic link %q", p, parent), nil
+		case parent != "":
+			return nil, fmt.Sprintf("test file %q cannot be restored: the patch made %q a file", p, parent), nil
+		}
+		dst := filepath.Join(repo, filepath.FromSlash(p))
+		if err := os.RemoveAll(dst); err != nil {
+			return nil, "", err
+		}
+		if err := copyEntry(dst, filepath.Join(pristine, filepath.FromSlash(p))); err != nil {
+			return nil, "", err
+		}
+		restored = append(restored, p)
+	}
+	return restored, "", nil
+}
+
+// copyEntry copies the file, link or directory at src to dst, making
+// dst's parents; a src that does not exist copies nothing.
+func copyEntry(dst, src string) error {
+	info, err := os.Lstat(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if info.IsDir() {
+		return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == src {
+				return err
+			}
+			rel, err := filepath.Rel(src, p)
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+			}
+			return copyEntry(filepath.Join(dst, rel), p)
+		})
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(target, dst)
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, info.Mode().Perm())
+}
+
+// label is the short summary of a verdict shown with the step.
+func label(res schemas.ApplyResult) string {
+	if res.Outcome != schemas.ApplyApplied {
+		reason, _, _ := strings.Cut(res.Reason, "\n")
+		if len(reason) > 100 {
+			reason = reason[:100] + "..."
+		}
+		return res.Outcome + ": " + reason
+	}
+	if res.Method == schemas.ApplyEmpty {
+		return res.Method
+	}
+	s := fmt.Sprintf("%s, %d files", res.Method, len(res.Files))
+	if len(res.Files) == 1 {
+		s = fmt.Sprintf("%s, 1 file", res.Method)
+	}
+	if n := len(res.RestoredTestFiles); n > 0 {
+		s += fmt.Sprintf(", %d test files restored", n)
+	}
+	return s
+}
