@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -188,25 +187,24 @@ func TestEvalAgentPatches(t *testing.T) {
 	tasks := filepath.Join(out, "tasks.jsonl")
 	const breaks = "pathsep__linux-to-windows"
 	repo := filepath.Join(out, "tasks", breaks, "repo")
-	// Windows compares names case-insensitively; doing so everywhere fixes
-	// the target and breaks Linux, where "/A" and "/a" are different files.
+	// The gold patch, plus case-insensitive names everywhere: right on
+	// Windows, wrong on Linux, where "/A" and "/a" are different files.
 	breaking := agentPatch(t, repo, func(dir string) {
+		cmd := exec.Command("git", "-C", dir, "apply")
+		cmd.Stdin = strings.NewReader(goldPatch(t, tasks, breaks))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gold patch: %v\n%s", err, out)
+		}
 		p := filepath.Join(dir, "compare.go")
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		re := regexp.MustCompile(`(?s)func sameName\(a, b string\) bool \{.*?\n\}`)
-		if !re.Match(b) {
-			t.Fatalf("no sameName in the masked compare.go:\n%s", b)
+		const linux = "\t\treturn strings.EqualFold(a, b)\n\t}\n\treturn a == b\n"
+		if !bytes.Contains(b, []byte(linux)) {
+			t.Fatalf("sameName not as expected in compare.go:\n%s", b)
 		}
-		b = re.ReplaceAll(b, []byte("func sameName(a, b string) bool {\n\t_ = runtime.GOOS\n\treturn strings.EqualFold(a, b)\n}"))
-		if !bytes.Contains(b, []byte(`"strings"`)) {
-			b = bytes.Replace(b, []byte("import (\n"), []byte("import (\n\t\"strings\"\n"), 1)
-		}
-		if !bytes.Contains(b, []byte(`"runtime"`)) {
-			b = bytes.Replace(b, []byte("import (\n"), []byte("import (\n\t\"runtime\"\n"), 1)
-		}
+		b = bytes.Replace(b, []byte(linux), []byte("\t\treturn strings.EqualFold(a, b)\n\t}\n\treturn strings.EqualFold(a, b)\n"), 1)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -216,14 +214,7 @@ func TestEvalAgentPatches(t *testing.T) {
 		"fsapi__windows-to-linux":   "--- /dev/null\n+++ /tmp/osbench-escaped.txt\n@@ -0,0 +1 @@\n+out\n",
 		"lineend__linux-to-windows": "diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+../../../../..\n\\ No newline at end of file\n",
 	}
-	var gold string
-	for _, line := range strings.Split(readFile(t, tasks), "\n") {
-		if strings.Contains(line, `"instance_id":"lineend__windows-to-linux"`) {
-			var task struct{ Patch string }
-			json.Unmarshal([]byte(line), &task)
-			gold = task.Patch
-		}
-	}
+	gold := goldPatch(t, tasks, "lineend__windows-to-linux")
 	preds := filepath.Join(t.TempDir(), "agent.jsonl")
 	lines := [][3]string{{breaks, "agent", breaking}, {"lineend__windows-to-linux", "agent", gold}}
 	for id, p := range escapes {
@@ -254,8 +245,8 @@ func TestEvalAgentPatches(t *testing.T) {
 
 	rep := readReport(t, evalOut, "agent", breaks)
 	if !rep.StageI.Passed || rep.StageII.Passed || rep.Resolved || rep.Outcome != schemas.OutcomeUnresolved {
-		t.Errorf("target-fixing, source-breaking patch: stage I %v, stage II %v, outcome %s; want true, false, unresolved",
-			rep.StageI.Passed, rep.StageII.Passed, rep.Outcome)
+		t.Errorf("target-fixing, source-breaking patch: stage I %v (failing %v), stage II %v, outcome %s; want true, false, unresolved\n%s",
+			rep.StageI.Passed, rep.StageI.Failing, rep.StageII.Passed, rep.Outcome, readFile(t, filepath.Join(evalOut, "agent", breaks, "logs", "windows.log")))
 	}
 	if len(rep.StageII.Failing) == 0 {
 		t.Error("Stage II lists no failing test")
@@ -320,6 +311,22 @@ func TestEvalInfraFailure(t *testing.T) {
 			t.Errorf("run %d: summary counts %d infra failures, want 1", run, n)
 		}
 	}
+}
+
+// goldPatch is a task's gold patch.
+func goldPatch(t *testing.T, tasks, instance string) string {
+	t.Helper()
+	for _, line := range strings.Split(readFile(t, tasks), "\n") {
+		var task struct {
+			ID    string `json:"instance_id"`
+			Patch string `json:"patch"`
+		}
+		if json.Unmarshal([]byte(line), &task) == nil && task.ID == instance {
+			return task.Patch
+		}
+	}
+	t.Fatalf("no task %s in %s", instance, tasks)
+	return ""
 }
 
 func readFile(t *testing.T, p string) string {
