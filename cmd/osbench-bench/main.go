@@ -6,7 +6,10 @@
 //     running the same test commands (both with cold Go build caches, -j 1);
 //   - no-op rebuild: a second build of the corpus vs the first (≤ 0.02);
 //   - per-step overhead of plan and of a no-op build on a generated corpus
-//     of 1,000 manifests with trivial commands (≤ 1 ms per step).
+//     of 1,000 manifests with trivial commands (≤ 1 ms per step);
+//   - evaluation: a second evaluation of the same predictions vs the first
+//     (≤ 0.01), and what osbench adds per prediction beyond the test
+//     commands themselves.
 package main
 
 import (
@@ -92,7 +95,14 @@ func run(nRepos int, keep bool) error {
 		row{"no-op rebuild / cold build", fmt.Sprintf("%.4f (%s / %s)", noop.Seconds()/cold.Seconds(), noop.Round(time.Millisecond), cold.Round(time.Millisecond)), "≤ 0.02", noop.Seconds()/cold.Seconds() <= 0.02},
 	)
 
-	// 2. The synthetic corpus.
+	// 2. Evaluation of the example tasks.
+	evalRows, err := benchEval(bin, root, tmp)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, evalRows...)
+
+	// 3. The synthetic corpus.
 	corpus := filepath.Join(tmp, "corpus")
 	if err := writeCorpus(corpus, nRepos); err != nil {
 		return err

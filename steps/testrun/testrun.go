@@ -147,6 +147,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			logw.Close()
 			return err
 		}
+		// The same marker as the test command's: `make bench` sums them
+		// to tell the commands' own time from osbench's.
+		fmt.Fprintf(logw, "[osbench: build exit %d, timed out %v, %s]\n", res.ExitCode, res.TimedOut, res.Duration.Round(time.Millisecond))
 		if res.ExitCode != 0 || res.TimedOut {
 			buildOK = false
 			fmt.Fprintf(logw, "[osbench: build command failed: exit %d, timed out %v]\n", res.ExitCode, res.TimedOut)
