@@ -141,11 +141,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Steps = countSteps(runRep, applyRep)
 
 	for _, p := range evalPreds {
-		rep, err := report(opts, byID[p.InstanceID], p, runRep, infra[p.Prefix()])
-		if err != nil {
-			return nil, err
-		}
-		res.Reports = append(res.Reports, rep)
+		res.Reports = append(res.Reports, report(opts, byID[p.InstanceID], p, runRep, infra[p.Prefix()]))
 	}
 	if err := writeReports(opts.Out, evalPreds, res.Reports, runRep, opts); err != nil {
 		return nil, err
@@ -225,11 +221,13 @@ func build(ctx context.Context, opts Options, phase string, steps []*engine.Step
 	return idx, retried, nil
 }
 
+// artifacts opens the results of a step that ran or was served from the
+// cache.
 func artifacts(opts Options, r *engine.StepResult) (*engine.Artifacts, error) {
 	if r == nil || (r.Status != engine.StatusHit && r.Status != engine.StatusRan) {
 		return nil, errors.New("no result")
 	}
-	return engine.New(opts.Cache, engine.Options{}).Artifacts(r)
+	return engine.New(opts.Cache, engine.Options{Jobs: 1}).Artifacts(r)
 }
 
 // failure says why a step has no result.
@@ -275,7 +273,7 @@ func countSteps(run, apply stepIndex) engine.Summary {
 
 // report composes a prediction's report from its verdict, or, when the
 // evaluation could not be carried out, an infrastructure failure.
-func report(opts Options, t *predictions.Task, p compile.EvalPrediction, run stepIndex, infra string) (schemas.EvalReport, error) {
+func report(opts Options, t *predictions.Task, p compile.EvalPrediction, run stepIndex, infra string) schemas.EvalReport {
 	rep := schemas.EvalReport{
 		InstanceID: t.InstanceID, Model: p.Model, Repo: t.Task.Repo,
 		SourceOS: t.SourceOS, TargetOS: t.TargetOS, Language: t.Language, Difficulty: t.Difficulty,
@@ -303,7 +301,7 @@ func report(opts Options, t *predictions.Task, p compile.EvalPrediction, run ste
 		}
 	}
 	rep.Outcome, rep.Resolved, rep.Apply, rep.StageI, rep.StageII = v.Outcome, v.Resolved, v.Apply, v.StageI, v.StageII
-	return rep, nil
+	return rep
 }
 
 // whyNoVerdict names the step that kept a verdict from being made: a
