@@ -212,7 +212,17 @@ func (e *Engine) newRunContext(s *Step, inputs map[string]*cache.ActionRecord) (
 	}
 	byName := make(map[string]*cache.ActionRecord, len(s.Inputs))
 	for _, in := range s.Inputs {
-		byName[in.Name] = inputs[in.Name]
+		rec := inputs[in.Name]
+		if in.Result != "" && rec != nil {
+			// The step sees only the result its key was computed from.
+			only := *rec
+			only.Results = nil
+			if o, ok := resultNamed(rec, in.Result); ok {
+				only.Results = []cache.Output{o}
+			}
+			rec = &only
+		}
+		byName[in.Name] = rec
 	}
 	return &RunContext{
 		Step:    s,

@@ -396,3 +396,52 @@ func TestSideLogIsCapped(t *testing.T) {
 		t.Errorf("capped log = %q", b)
 	}
 }
+
+// pairKind records two results: "text" and "note".
+type pairKind struct{}
+
+func (pairKind) Name() string    { return "test.pair" }
+func (pairKind) Version() string { return "1" }
+func (pairKind) Run(ctx context.Context, rc *RunContext) error {
+	var cfg struct{ Text, Note string }
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	if err := rc.PutBytes("text", []byte(cfg.Text)); err != nil {
+		return err
+	}
+	return rc.PutBytes("note", []byte(cfg.Note))
+}
+
+func init() { RegisterKind(pairKind{}) }
+
+func pair(id, text, note string) *Step {
+	return &Step{ID: id, Kind: "test.pair", Config: []Field{{Name: "text", Value: text}, {Name: "note", Value: note}}}
+}
+
+// An input naming one result is keyed by that result alone: the producer's
+// other results changing reruns nothing, and another producer of the same
+// result serves the same consumer run.
+func TestInputOfOneResult(t *testing.T) {
+	e := newEngine(t, t.TempDir())
+	consumer := func(id, producer, result string) *Step {
+		s := text(id, "", "c")
+		s.Exports = nil
+		s.Inputs = []Input{{Name: "in0", Step: producer, Result: result}}
+		return s
+	}
+	build(t, e, pair("p", "same", "one"), consumer("c", "p", "text"), consumer("whole", "p", ""))
+	rep := build(t, e, pair("p", "same", "two"), consumer("c", "p", "text"), consumer("whole", "p", ""))
+	wantStatuses(t, rep, map[string]Status{"p": StatusRan, "c": StatusHit, "whole": StatusRan})
+	rep = build(t, e, pair("other", "same", "three"), consumer("c2", "other", "text"))
+	wantStatuses(t, rep, map[string]Status{"other": StatusRan, "c2": StatusHit})
+
+	g, err := NewGraph([]*Step{pair("p", "same", "one"), consumer("c", "p", "nosuch")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = e.Build(context.Background(), g)
+	if r := rep.Step("c"); r.Status != StatusFailed || !strings.Contains(r.Error, `has no result "nosuch"`) {
+		t.Errorf("input naming a missing result: %s %q", r.Status, r.Error)
+	}
+}

@@ -60,11 +60,19 @@ func components(s *Step, k Kind, inputs map[string]*cache.ActionRecord) ([]Compo
 		if rec == nil {
 			return nil, fmt.Errorf("step %s: input %s (%s) has no result", s.ID, in.Name, in.Step)
 		}
+		value, short := string(rec.OutputDigest), rec.OutputDigest.Short()
+		if in.Result != "" {
+			o, ok := resultNamed(rec, in.Result)
+			if !ok {
+				return nil, fmt.Errorf("step %s: input %s: step %s has no result %q", s.ID, in.Name, in.Step, in.Result)
+			}
+			value, short = "result:"+string(o.Kind)+":"+string(o.Digest), o.Digest.Short()
+		}
 		disp := rec.Label
 		if disp == "" {
-			disp = rec.OutputDigest.Short()
+			disp = short
 		}
-		cs = append(cs, Component{Name: "input." + in.Name, Value: string(rec.OutputDigest), Display: disp, Source: in.Step})
+		cs = append(cs, Component{Name: "input." + in.Name, Value: value, Display: disp, Source: in.Step})
 	}
 	for name, v := range s.Env {
 		cs = append(cs, Component{Name: "env." + name, Value: v, Display: v})
@@ -96,4 +104,13 @@ func outputDigest(results []cache.Output) cache.Digest {
 		fmt.Fprintf(&b, "%s\x00%s\x00%s\n", o.Name, o.Kind, o.Digest)
 	}
 	return cache.Sum([]byte(b.String()))
+}
+
+func resultNamed(rec *cache.ActionRecord, name string) (cache.Output, bool) {
+	for _, o := range rec.Results {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return cache.Output{}, false
 }

@@ -48,6 +48,13 @@ type Field struct {
 type Input struct {
 	Name string // how the consuming step refers to it ("source", "toolchain")
 	Step string // the producing step's ID
+	// Result, when set, is the one result of the producer this step reads.
+	// Then only that result's digest enters the key (not the producer's
+	// whole output digest), so producers that give the same result are
+	// interchangeable — a test run of a tree is the same run whether the
+	// tree came from a checkout, a mask or a patch — and the producer's
+	// other results changing reruns nothing here.
+	Result string
 }
 
 // Export says: write result Output of this step to Path under the out dir.

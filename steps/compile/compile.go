@@ -154,7 +154,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	out := "runs/" + r.Name + "/" + p.Name + "/"
 	test := &engine.Step{
 		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
-		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "toolchain", Step: tc.ID}},
+		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name), Result: "source"}, {Name: "toolchain", Step: tc.ID}},
 		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}},
 		Config: testFields(r.Name, p.Name, r.Language, environment(p), func(field string) string {
 			switch field {

@@ -174,7 +174,7 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 		Env:    map[string]string{"platform": platform, "executor": fp},
 		Config: testFields(t.Task.Repo, platform, t.Language, e, at),
 		Inputs: []engine.Input{
-			{Name: "source", Step: p.ApplyID()},
+			{Name: "source", Step: p.ApplyID(), Result: patchapply.OutputSource},
 			{Name: "toolchain", Step: tc.ID},
 		},
 	}
