@@ -42,19 +42,25 @@ lld=/usr/lib/llvm-22/bin/ld.lld
 mingw_gcc=x86_64-w64-mingw32-gcc
 runtime_source=$here/rust-profiler/winprof.c
 
-for tool in rustc cargo "$mingw_gcc" x86_64-w64-mingw32-ar "$lld"; do
+# Debian's compiler, the one osbench's commands find (its PATH has the
+# system directories, not ~/.cargo/bin, where a rustup may sit).
+rustc=${OSBENCH_RUSTC:-/usr/bin/rustc}
+cargo=${OSBENCH_CARGO:-/usr/bin/cargo}
+export RUSTC=$rustc
+
+for tool in "$rustc" "$cargo" "$mingw_gcc" x86_64-w64-mingw32-ar "$lld"; do
   if ! command -v "$tool" >/dev/null; then
     echo "rust-profiler: $tool not found (scripts/deps.sh installs it)" >&2
     exit 1
   fi
 done
-library=$(rustc --print sysroot)/lib/rustlib/src/rust/library
+library=$("$rustc" --print sysroot)/lib/rustlib/src/rust/library
 if [ ! -d "$library/std" ] || [ ! -d "$library/vendor" ]; then
   echo "rust-profiler: no standard library sources with vendored crates at $library (Debian package rust-web-src)" >&2
   exit 1
 fi
 
-stamp=$({ rustc -vV; sha256sum "${BASH_SOURCE[0]}" "$runtime_source" | cut -d' ' -f1; } | sha256sum | cut -d' ' -f1)
+stamp=$({ "$rustc" -vV; sha256sum "${BASH_SOURCE[0]}" "$runtime_source" | cut -d' ' -f1; } | sha256sum | cut -d' ' -f1)
 if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$stamp" ]; then
   exit 0
 fi
@@ -84,7 +90,7 @@ EOF
 (
   cd "$work/probe"
   CARGO_HOME=$work/cargo-home CARGO_TARGET_DIR=$work/target RUSTC_BOOTSTRAP=1 RUSTFLAGS= \
-    cargo build --offline --release --quiet --target "$target" \
+    "$cargo" build --offline --release --quiet --target "$target" \
     -Z build-std=std,panic_abort,test,proc_macro
 )
 find "$work/target/$target/release/deps" -name 'lib*.rlib' ! -name 'libosbench_std_probe-*' -exec cp {} "$libdir/" \;
@@ -95,7 +101,7 @@ x86_64-w64-mingw32-ar rcs "$work/libosbench_profile.a" "$work/winprof.o"
 
 # 3. profiler_builtins from Debian's source, carrying that library (what its
 # build script does when LLVM_PROFILER_RT_LIB names a prebuilt runtime).
-RUSTC_BOOTSTRAP=1 rustc --edition 2024 --crate-name profiler_builtins --crate-type rlib \
+RUSTC_BOOTSTRAP=1 "$rustc" --edition 2024 --crate-name profiler_builtins --crate-type rlib \
   --target "$target" --sysroot "$stage/sysroot" -C opt-level=3 \
   -C metadata=osbench -C extra-filename=-osbench -Z force-unstable-if-unmarked \
   -L "native=$work" -l static:+verbatim=libosbench_profile.a \
