@@ -5,7 +5,7 @@ repository "rsplat" {
   source {
     path = "../../testdata/repos/rsplat" # relative to this manifest file
   }
-  toolchain  = "1.63.0" # the rustc the tests were written for (Debian 12)
+  toolchain  = "1.96.0" # Debian 12's rustc-web, which the cargo preset's coverage is built for
   migrate    = ["windows->linux", "linux->windows"]
   flaky_runs = 1
 

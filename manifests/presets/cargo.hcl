@@ -12,40 +12,80 @@
 # runs: CARGO_HOME and the target directory live in the scratch copy of the
 # repository. Packages with dependencies need them vendored.
 #
-# Windows is the wine executor: the x86_64-pc-windows-gnu target (Debian:
-# libstd-rust-dev-windows), linked by mingw-w64's gcc, and test binaries
-# launched by cargo through Wine. Both are set in the environment, never in
-# a .cargo/config of the repository. Cargo does not run doctests when it
-# cross-compiles, so doctests report on Linux only.
+# Windows is the wine executor: the x86_64-pc-windows-gnu target, linked by
+# mingw-w64's gcc, and test binaries launched by cargo (and doctests by
+# rustdoc) through Wine. Both are set in the environment, never in a
+# .cargo/config of the repository.
 #
-# No coverage. Rust's source-based coverage (RUSTFLAGS="-C
-# instrument-coverage", then llvm-profdata merge and llvm-cov export, read
-# by the llvm-json importer) needs the profiler runtime, which Debian's
-# rustc 1.63 does not ship:
+# Coverage is Rust's source-based coverage on both platforms: everything is
+# compiled with -C instrument-coverage (doctests too, through RUSTDOCFLAGS,
+# so what a doctest runs counts on both platforms alike), each test program
+# writes a .profraw file as it exits, llvm-profdata merges them, and
+# llvm-cov exports the merged counts over the test programs cargo built, as
+# the JSON the llvm-json importer reads. The LLVM tools are the ones of
+# rustc's own LLVM version (rustc -vV), since the raw profile format changes
+# between LLVM versions. Files outside the repository (the standard
+# library) are dropped by the importer.
 #
-#   error[E0463]: can't find crate for `profiler_builtins`
-#     = note: the compiler may have been built without the profiler runtime
-#
-# On Linux, RUSTC_BOOTSTRAP=1 with -Z no-profiler-runtime and LLVM 14's
-# libclang_rt.profile-x86_64.a (plus -lc) links and gives llvm-cov-14 a
-# valid export, but that enables unstable compiler flags on a stable
-# compiler, and for x86_64-pc-windows-gnu there is no such runtime at all,
-# so the Windows side, which differential coverage needs, stays empty. A
-# rustc built with the profiler (rustup's) makes it work on both.
+# The compiler is Debian's rustc-web (1.96, LLVM 22), whose Linux standard
+# library includes the profiler runtime. Debian has no Windows standard
+# library for it: scripts/rust-profiler.sh builds one, with a profiler
+# runtime of ours, into /usr/local/lib/osbench/rust-windows-gnu, which the
+# Windows flags below name as the sysroot. Windows programs are linked by
+# lld through that directory's gcc wrapper (GNU ld breaks the coverage
+# sections of PE files), and with -C link-dead-code, without which the
+# linker drops the per-function coverage records nothing refers to.
 #
 # The script is bash, run as `bash -eo pipefail -c SCRIPT NAME ARGS...`, the
 # skip flags arriving as arguments, so they are never quoted into it.
 #
-# Debian: apt-get install rustc cargo libstd-rust-dev-windows gcc-mingw-w64-x86-64 wine wine64
+# Debian: apt-get install rustc-web cargo-web rust-web-src llvm-22 lld-22 gcc-mingw-w64-x86-64 wine wine64,
+# then scripts/rust-profiler.sh
 locals {
-  # $1: the --target value, or "" for the host; the rest: libtest's flags.
+  # $1: the --target value, or "" for the host; $2: the coverage file;
+  # $3: what the test programs put before a host path to reach it ("Z:"
+  # under Wine); $4: the profile file name, in the runtime's %-patterns;
+  # $5: more compiler flags for the platform, separated by spaces; the
+  # rest: libtest's flags. Only cargo writes to stdout (its status lines
+  # too, merged from stderr), where the libtest parser reads it.
   cargo_test = <<-EOT
-    target=$1
-    shift
+    target=$1 coverage_file=$2 host_prefix=$3 profile_name=$4
+    read -ra platform_flags <<<"$5"
+    shift 5
     export CARGO_HOME="$PWD/_osbench_cargo_home" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
-    exec 2>&1
-    cargo test --offline --no-fail-fast $${target:+--target "$target"} -- --exact "$@"
+    llvm=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+    profiles="$PWD/_osbench_profraw"
+    rm -rf "$profiles"
+    mkdir -p "$profiles"
+    flags=(-C instrument-coverage "$${platform_flags[@]}")
+    CARGO_ENCODED_RUSTFLAGS=$(IFS=$'\x1f'; printf %s "$${flags[*]}")
+    CARGO_ENCODED_RUSTDOCFLAGS=$CARGO_ENCODED_RUSTFLAGS
+    export CARGO_ENCODED_RUSTFLAGS CARGO_ENCODED_RUSTDOCFLAGS
+    export LLVM_PROFILE_FILE="$host_prefix$profiles/$profile_name"
+    status=0
+    cargo test --offline --no-fail-fast $${target:+--target "$target"} -- --exact "$@" 2>&1 || status=$?
+    # The test programs, named by cargo once more (nothing is rebuilt).
+    objects=()
+    while IFS= read -r program; do
+      objects+=(--object "$program")
+    done < <(cargo test --offline --no-run --message-format=json $${target:+--target "$target"} 2>/dev/null |
+      grep -o '"executable":"[^"]*"' | sed 's/^"executable":"//; s/"$//' || true)
+    shopt -s nullglob
+    raw=("$profiles"/*.profraw*)
+    : >"$coverage_file"
+    if [[ $${#raw[@]} -gt 0 && $${#objects[@]} -gt 0 ]]; then
+      if ! "llvm-profdata-$llvm" merge -sparse -o "$profiles/merged.profdata" "$${raw[@]}" >&2 ||
+        ! "llvm-cov-$llvm" export --format=text --instr-profile="$profiles/merged.profdata" "$${objects[@]}" >"$coverage_file"; then
+        echo "cargo preset: no coverage: llvm-profdata-$llvm or llvm-cov-$llvm failed" >&2
+        : >"$coverage_file"
+      fi
+    fi
+    exit "$status"
   EOT
+
+  # The Windows standard library with the profiler, and the lld wrapper
+  # (scripts/rust-profiler.sh).
+  windows_rust = "/usr/local/lib/osbench/rust-windows-gnu"
 }
 
 preset "cargo" {
@@ -55,10 +95,15 @@ preset "cargo" {
     executor = "local"
 
     test {
-      command    = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", ""], skip_args)
+      command    = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "", coverage_file, "", "%p-%m.profraw", ""], skip_args)
       parser     = "libtest"
       timeout    = "10m"
       skip_style = "libtest"
+    }
+
+    coverage {
+      format = "llvm-json"
+      path   = "_osbench_coverage.json"
     }
   }
 
@@ -70,11 +115,20 @@ preset "cargo" {
     }
 
     test {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "x86_64-pc-windows-gnu"], skip_args)
-      parser  = "libtest"
+      # Our Windows profile runtime knows %p, not %m (online merging); it
+      # never overwrites a profile, since Wine soon reuses process ids.
+      command = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "x86_64-pc-windows-gnu", coverage_file, "Z:", "%p.profraw",
+        "--sysroot=${local.windows_rust}/sysroot -C link-dead-code -C link-arg=-wrapper -C link-arg=${local.windows_rust}/bin/lld-collect2"],
+      skip_args)
+      parser = "libtest"
       # Wine starts each test binary in about 2 s.
       timeout    = "20m"
       skip_style = "libtest"
+    }
+
+    coverage {
+      format = "llvm-json"
+      path   = "_osbench_coverage.json"
     }
   }
 }
