@@ -30,13 +30,13 @@ import (
 
 // Options say what to evaluate and where the results go.
 type Options struct {
-	Tasks       string   // tasks.jsonl written by `osbench build --out`
+	Tasks string // tasks.jsonl written by `osbench build --out`
 	// Predictions are files (JSONL or a JSON list), directories of
 	// <instance_id>.diff, or the words "gold" and "empty": every task's gold
 	// patch, or no patch at all, as models of those names (the checks that a
 	// benchmark's harness works; a file called gold is ./gold).
 	Predictions []string
-	Model       string   // model of a directory's patches, or of entries naming none
+	Model       string // model of a directory's patches, or of entries naming none
 	Out         string
 	Compile     compile.Options
 	Cache       *cache.Cache
