@@ -69,16 +69,11 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 		tests map[string]schemas.Status
 		cov   map[string]schemas.FileCoverage
 	}
-	// rsplat has no coverage: Debian's rustc 1.63 lacks the profiler runtime.
 	for _, repo := range []string{"pathsep", "fsapi", "lineend", "cpath", "cppenc", "rsplat"} {
 		runs := map[string]run{}
-		withCoverage := repo != "rsplat"
 		for _, platform := range []string{"linux", "windows"} {
 			dir := filepath.Join(out, "runs", repo, platform)
-			artifacts := map[string]*jsonschema.Schema{"tests.json": testsSchema}
-			if withCoverage {
-				artifacts["coverage.json"] = covSchema
-			}
+			artifacts := map[string]*jsonschema.Schema{"tests.json": testsSchema, "coverage.json": covSchema}
 			for file, schema := range artifacts {
 				b, err := os.ReadFile(filepath.Join(dir, file))
 				if err != nil {
@@ -95,9 +90,7 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 			var tr schemas.TestResults
 			readJSON(t, filepath.Join(dir, "tests.json"), &tr)
 			var cov schemas.Coverage
-			if withCoverage {
-				readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
-			}
+			readJSON(t, filepath.Join(dir, "coverage.json"), &cov)
 			r := run{tests: map[string]schemas.Status{}, cov: map[string]schemas.FileCoverage{}}
 			for _, x := range tr.Tests {
 				r.tests[x.ID] = x.Status
@@ -108,7 +101,7 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 			for _, f := range cov.Files {
 				r.cov[f.Path] = f
 			}
-			if len(r.tests) == 0 || withCoverage && len(r.cov) == 0 {
+			if len(r.tests) == 0 || len(r.cov) == 0 {
 				t.Fatalf("%s/%s: no tests or no coverage", repo, platform)
 			}
 			runs[platform] = r
@@ -128,8 +121,11 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 		}
 		// Each platform executed lines the other did not.
 		winOnly, linuxOnly := onlyIn(windows.cov, linux.cov), onlyIn(linux.cov, windows.cov)
-		if withCoverage && (len(winOnly) == 0 || len(linuxOnly) == 0) {
+		if len(winOnly) == 0 || len(linuxOnly) == 0 {
 			t.Errorf("%s: windows-only lines %v, linux-only lines %v", repo, winOnly, linuxOnly)
+		}
+		if repo == "rsplat" && (len(winOnly["src/paths.rs"]) == 0 || len(linuxOnly["src/paths.rs"]) == 0) {
+			t.Errorf("rsplat: #[cfg] code of src/paths.rs not executed on its platform: %v / %v", winOnly, linuxOnly)
 		}
 		if repo == "fsapi" {
 			if _, ok := linux.cov["attrs_windows.go"]; ok {
