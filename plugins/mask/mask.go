@@ -27,6 +27,18 @@
 //     a placeholder body under the masked branches' condition, the original
 //     body (those branches emptied) under #else, so the source's compiler
 //     sees what it saw before (ccoarse.go).
+//   - Rust (a small lexer and the items, blocks and attributes it finds):
+//     only code under cfg is touched. The content of a #[cfg(windows)]
+//     { … } block or of an if cfg!(windows) branch in a function body is
+//     removed, or becomes Default::default() (Ok(…) of it for a Result)
+//     when it is the body's value; a function only the target compiles
+//     keeps its signature and gets a placeholder body; a const or static
+//     of a primitive type gets its zero literal. Use declarations and type
+//     declarations are kept (KindUnmasked says so). With Input.Coarse set,
+//     a function both platforms compile gets #[cfg(target)] { placeholder }
+//     #[cfg(not(target))] { original body, target blocks emptied }
+//     (rustcoarse.go). Test code (#[test] functions, #[cfg(test)] modules)
+//     is never masked.
 //
 // Only the bytes of the masked statements, bodies and unused imports change;
 // every other byte of the file is copied unchanged, so the gold patch (the
@@ -67,7 +79,7 @@ type Masker interface {
 type Input struct {
 	Path     string // repo-relative, "/"-separated
 	Source   []byte // the whole file as in the complete repository (R+)
-	Language string // "go", "c", "cpp"; derived from Path when empty
+	Language string // "go", "c", "cpp", "rust"; derived from Path when empty
 	// Regions are the verified target regions of this file. Their File must
 	// be Path (or empty); false positives are skipped, never masked.
 	Regions []schemas.VerifiedRegion
@@ -97,8 +109,12 @@ const (
 	// KindFunctionBody: a whole function body became a placeholder.
 	KindFunctionBody = "function-body"
 	// KindPreprocessorBlock: the target branch of a C or C++ conditional
-	// inside a function body became a placeholder or was emptied.
+	// (or a Rust #[cfg] block or cfg! branch) inside a function body
+	// became a placeholder or was emptied.
 	KindPreprocessorBlock = "preprocessor-block"
+	// KindConstant: the initializer of a Rust const or static became the
+	// zero literal of its type.
+	KindConstant = "constant"
 	// KindImport: a Go import was removed because masking took its last use.
 	KindImport = "import"
 	// KindUnmasked: the region was left unchanged; Detail says why.
@@ -109,16 +125,17 @@ const (
 
 // The languages a Masker is asked about.
 const (
-	LangGo  = sourcelang.Go
-	LangC   = sourcelang.C
-	LangCPP = sourcelang.CPP
+	LangGo   = sourcelang.Go
+	LangC    = sourcelang.C
+	LangCPP  = sourcelang.CPP
+	LangRust = sourcelang.Rust
 )
 
 // LanguageOf derives the language of a file from its extension, or returns
 // "" when it is not one of the languages the rules mask.
 func LanguageOf(file string) string {
 	switch lang := sourcelang.Of(file); lang {
-	case LangGo, LangC, LangCPP:
+	case LangGo, LangC, LangCPP, LangRust:
 		return lang
 	}
 	return ""
@@ -179,6 +196,8 @@ func (Rules) Mask(ctx context.Context, in Input) (Output, error) {
 	switch lang {
 	case LangGo:
 		out, err = maskGo(in.Path, in.Source, regions, in.Coarse)
+	case LangRust:
+		out, err = maskRust(in.Path, in.Source, regions, in.Coarse)
 	default:
 		out, err = maskCFamily(in.Path, in.Source, lang == LangCPP, regions, in.Coarse)
 	}
@@ -202,7 +221,7 @@ func languageFor(in Input) (string, error) {
 		return byExt, nil
 	case lang == LangC && byExt == LangCPP:
 		return LangCPP, nil
-	case lang == LangGo || lang == LangC || lang == LangCPP:
+	case lang == LangGo || lang == LangC || lang == LangCPP || lang == LangRust:
 		return lang, nil
 	default:
 		return "", fmt.Errorf("mask %s: the rules masker does not handle language %q", in.Path, lang)

@@ -33,7 +33,7 @@ func TestMaskRefuses(t *testing.T) {
 	}{
 		{"go test file", Input{Path: "p_test.go", Source: goSrc, Regions: []schemas.VerifiedRegion{region(4, 4)}}, "test files"},
 		{"c test dir", Input{Path: "tests/main.c", Source: []byte("int x;\n")}, "test files"},
-		{"unknown language", Input{Path: "lib.rs", Source: []byte("fn f() {}\n")}, "no language"},
+		{"unknown language", Input{Path: "lib.zig", Source: []byte("fn f() void {}\n")}, "no language"},
 		{"unsupported language", Input{Path: "x.cs", Language: "csharp", Source: []byte("class A {}\n")}, "does not handle"},
 		{"region past the end", Input{Path: "p.go", Source: goSrc, Regions: []schemas.VerifiedRegion{region(4, 9)}}, "outside the file"},
 		{"region of another file", Input{Path: "p.go", Source: goSrc, Regions: []schemas.VerifiedRegion{{Region: schemas.Region{File: "q.go", Start: 4, End: 4}}}}, "belongs to q.go"},
