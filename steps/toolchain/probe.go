@@ -47,6 +47,10 @@ var probes = map[string]map[string][]probe{
 			{argv: []string{"cargo", "--version"}},
 			{argv: []string{"x86_64-w64-mingw32-gcc", "-dumpversion"}},
 			{argv: []string{"wine", "--version"}},
+			// The Windows standard library and profile runtime that
+			// scripts/rust-profiler.sh builds: its stamp changes with
+			// rustc and with the runtime's source.
+			{argv: []string{"cat", "/usr/local/lib/osbench/rust-windows-gnu/stamp"}},
 		},
 	},
 	"csharp": {

@@ -49,6 +49,7 @@ var installed = map[string]scriptedAnswer{
 	"wine --version":                      {stdout: "wine-8.0 (Debian 8.0~repack-4)\n"},
 	"rustc --version":                     {stdout: "rustc 1.63.0\n"},
 	"cargo --version":                     {stdout: "cargo 1.65.0\n"},
+	"cat /usr/local/lib/osbench/rust-windows-gnu/stamp": {stdout: "5f1c\n"},
 }
 
 func TestFingerprintTools(t *testing.T) {
@@ -199,7 +200,8 @@ func TestProberIsOneLineFromTheRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "rustc --version: rustc 1.63.0; cargo --version: cargo 1.65.0; " +
-		"x86_64-w64-mingw32-gcc -dumpversion: 12-win32; wine --version: wine-8.0 (Debian 8.0~repack-4)"
+		"x86_64-w64-mingw32-gcc -dumpversion: 12-win32; wine --version: wine-8.0 (Debian 8.0~repack-4); " +
+		"cat /usr/local/lib/osbench/rust-windows-gnu/stamp: 5f1c"
 	if got != want {
 		t.Errorf("Tools = %q, want %q", got, want)
 	}
