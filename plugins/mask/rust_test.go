@@ -180,19 +180,26 @@ func TestMaskRust(t *testing.T) {
 func TestMaskRustRefusesTests(t *testing.T) {
 	mod := "fn f() {}\n\n#[cfg(test)]\nmod tests {\n    #[cfg(windows)]\n    const A: u8 = 1;\n}\n"
 	fn := "#[test]\n#[cfg(windows)]\nfn t() {\n    check();\n}\n"
+	_, err := Rules{}.Mask(context.Background(), Input{Path: "tests/platform.rs", Source: []byte("fn f() {}\n"),
+		Regions: []schemas.VerifiedRegion{region(1, 1)}})
+	if err == nil || !strings.Contains(err.Error(), "test") {
+		t.Errorf("a file under tests/: error = %v, want a refusal of test files", err)
+	}
 	for _, tc := range []struct {
-		name, path, src string
-		line            int
+		name, src string
+		line      int
 	}{
-		{"tests directory", "tests/platform.rs", "fn f() {}\n", 1},
-		{"cfg(test) module", "src/lib.rs", mod, 6},
-		{"test function", "src/lib.rs", fn, 4},
+		{"cfg(test) module", mod, 6},
+		{"test function", fn, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Rules{}.Mask(context.Background(), Input{Path: tc.path, Source: []byte(tc.src),
+			out, err := Rules{}.Mask(context.Background(), Input{Path: "src/lib.rs", Source: []byte(tc.src),
 				Regions: []schemas.VerifiedRegion{region(tc.line, tc.line)}})
-			if err == nil || !strings.Contains(err.Error(), "test") {
-				t.Errorf("error = %v, want a refusal of test code", err)
+			if err != nil || string(out.Source) != tc.src {
+				t.Fatalf("test code changed or refused: %q, %v", out.Source, err)
+			}
+			if len(out.Actions) != 1 || out.Actions[0].Kind != KindUnmasked || !strings.Contains(out.Actions[0].Detail, "test code") {
+				t.Errorf("actions = %+v, want one unmasked region in test code", out.Actions)
 			}
 		})
 	}

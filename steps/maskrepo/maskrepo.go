@@ -172,7 +172,12 @@ func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schema
 		}
 		out, err := m.Mask(ctx, mask.Input{Path: f, Source: content, Regions: byFile[f], Coarse: coarse})
 		if err != nil {
-			return nil, nil, fmt.Errorf("mask %s: %w", f, err)
+			// The rules masker's errors already name the file; others'
+			// may not.
+			if !strings.HasPrefix(err.Error(), "mask "+f+":") {
+				err = fmt.Errorf("mask %s: %w", f, err)
+			}
+			return nil, nil, err
 		}
 		if err := os.WriteFile(p, out.Source, 0o644); err != nil {
 			return nil, nil, err
