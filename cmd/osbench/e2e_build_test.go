@@ -521,7 +521,7 @@ func TestTasksFromTheExamples(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"pathsep__linux-to-windows", "pathsep__windows-to-linux", "fsapi__linux-to-windows", "fsapi__windows-to-linux", "cpath__linux-to-windows", "cpath__windows-to-linux"} {
+	for _, want := range []string{"pathsep__linux-to-windows", "pathsep__windows-to-linux", "fsapi__linux-to-windows", "fsapi__windows-to-linux", "cpath__linux-to-windows", "cpath__windows-to-linux", "rsplat__linux-to-windows", "rsplat__windows-to-linux"} {
 		if !made[want] {
 			t.Errorf("no task %s (made: %v)", want, made)
 		}
