@@ -87,14 +87,35 @@ func benchPredictions(tasks, preds string) (int, error) {
 	return n, sc.Err()
 }
 
-var commandMarker = regexp.MustCompile(`\[osbench: (?:build )?exit -?\d+, timed out \w+, ([0-9.]+[a-zµ]+)\]`)
+var commandMarker = regexp.MustCompile(`\[osbench: (?:build )?exit -?\d+, timed out \w+, ((?:[0-9.]+[a-zµ]+)+)\]`)
 
-// commandTime sums the durations the test runs' logs record for their
-// build and test commands.
+// commandTime sums the durations the evaluation's test runs record in
+// their logs for their build and test commands. Predictions share runs (the
+// two directions of a repository run the same patched tree on the same
+// platform), so each log is counted once, by its digest.
 func commandTime(evalOut string) (time.Duration, error) {
-	logs, err := filepath.Glob(filepath.Join(evalOut, "*", "*", "logs", "*.log"))
-	if err != nil || len(logs) == 0 {
-		return 0, fmt.Errorf("no test logs under %s (%v)", evalOut, err)
+	reports, err := filepath.Glob(filepath.Join(evalOut, "*", "*", "report.json"))
+	if err != nil || len(reports) == 0 {
+		return 0, fmt.Errorf("no reports under %s (%v)", evalOut, err)
+	}
+	logs := map[string]string{} // digest → path
+	for _, p := range reports {
+		var r struct {
+			StageI  struct{ Log *struct{ Path, Digest string } } `json:"stage_i"`
+			StageII struct{ Log *struct{ Path, Digest string } } `json:"stage_ii"`
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return 0, err
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			return 0, fmt.Errorf("%s: %v", p, err)
+		}
+		for _, l := range []*struct{ Path, Digest string }{r.StageI.Log, r.StageII.Log} {
+			if l != nil {
+				logs[l.Digest] = filepath.Join(filepath.Dir(p), filepath.FromSlash(l.Path))
+			}
+		}
 	}
 	var total time.Duration
 	for _, p := range logs {
