@@ -3,6 +3,9 @@ package parsers
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/osbench/osbench/schemas"
@@ -30,8 +33,11 @@ import (
 // named no source at all. Where no source is named the key is the binary's
 // file name without directory, ".exe" and metadata hash, under "unittests/"
 // when cargo said it runs unit tests. Doctest names already start with their
-// file ("src/lib.rs - add (line 5)"), so doctests get ids like
-// "doctest/src/lib.rs - add (line 5)". In a workspace, two packages' binaries
+// file and line ("src/lib.rs - add (line 5)"). The line is dropped from the
+// id — "doctest/src/lib.rs - add" — because it moves whenever code above the
+// doc comment changes (a mask, a patch), and a test whose id moves looks
+// missing; an item with several doctests numbers them in line order
+// ("doctest/src/lib.rs - sub [1]", "[2]"). In a workspace, two packages' binaries
 // built from the same relative path (src/lib.rs) share a key. Tests printed
 // before any status line (libtest's stdout alone) keep their bare names.
 //
@@ -208,7 +214,40 @@ func (run *libtestRun) results(expected []string) []schemas.TestResult {
 		}
 	}
 	addUnseen(run.set, expected, unseen)
-	return run.set.sorted()
+	return stableDoctestIDs(run.set).sorted()
+}
+
+// doctestLine matches a doctest id with its line: "doctest/<file> - <item> (line N)".
+var doctestLine = regexp.MustCompile(`^(doctest/.+) \(line (\d+)\)$`)
+
+// stableDoctestIDs drops the line from doctest ids (see the package
+// comment), numbering an item's doctests in line order when it has more
+// than one.
+func stableDoctestIDs(set resultSet) resultSet {
+	type doctest struct {
+		id   string
+		line int
+	}
+	groups := map[string][]doctest{}
+	for id := range set {
+		if m := doctestLine.FindStringSubmatch(id); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			groups[m[1]] = append(groups[m[1]], doctest{id, n})
+		}
+	}
+	for base, ds := range groups {
+		sort.Slice(ds, func(i, j int) bool { return ds[i].line < ds[j].line })
+		for k, d := range ds {
+			id := base
+			if len(ds) > 1 {
+				id = fmt.Sprintf("%s [%d]", base, k+1)
+			}
+			status := set[d.id]
+			delete(set, d.id)
+			set.add(id, status)
+		}
+	}
+	return set
 }
 
 // libtestBinaryKey recognises cargo's status line before a test binary runs
