@@ -75,7 +75,8 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
+func (kind) Name() string { return Kind }
+
 // Version changes when a parser changes the ids or statuses it reports
 // (3: libtest doctest ids lost their line numbers), so no run keeps results
 // an older parser gave.
