@@ -100,9 +100,11 @@ func commandTime(evalOut string) (time.Duration, error) {
 	}
 	logs := map[string]string{} // digest → path
 	for _, p := range reports {
+		type logRef struct{ Path, Digest string }
+		type stage struct{ Log *logRef }
 		var r struct {
-			StageI  struct{ Log *struct{ Path, Digest string } } `json:"stage_i"`
-			StageII struct{ Log *struct{ Path, Digest string } } `json:"stage_ii"`
+			StageI  stage `json:"stage_i"`
+			StageII stage `json:"stage_ii"`
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -111,7 +113,7 @@ func commandTime(evalOut string) (time.Duration, error) {
 		if err := json.Unmarshal(b, &r); err != nil {
 			return 0, fmt.Errorf("%s: %v", p, err)
 		}
-		for _, l := range []*struct{ Path, Digest string }{r.StageI.Log, r.StageII.Log} {
+		for _, l := range []*logRef{r.StageI.Log, r.StageII.Log} {
 			if l != nil {
 				logs[l.Digest] = filepath.Join(filepath.Dir(p), filepath.FromSlash(l.Path))
 			}
