@@ -18,6 +18,7 @@ import (
 
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/schemas/schematest"
 )
 
 // exportCorpus exports the corpus from a private copy of its cache.
@@ -40,31 +41,13 @@ func exportCorpus(t *testing.T) (cacheDir, out string) {
 	return cacheDir, out
 }
 
-func compileSchema(t *testing.T, name string) *jsonschema.Schema {
-	t.Helper()
-	src, _ := schemas.Schema(name)
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(name, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestExportedArtifactsAreValidAndShowPlatformCode checks every exported
 // tests.json and coverage.json against its schema; that each platform
 // executed its own platform code and not the other's; and that a test has
 // the same id on both platforms.
 func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 	_, out := exportCorpus(t)
-	testsSchema, covSchema := compileSchema(t, "tests"), compileSchema(t, "coverage")
+	testsSchema, covSchema := schematest.Compile(t, "tests"), schematest.Compile(t, "coverage")
 	type run struct {
 		tests map[string]schemas.Status
 		cov   map[string]schemas.FileCoverage
@@ -75,17 +58,7 @@ func TestExportedArtifactsAreValidAndShowPlatformCode(t *testing.T) {
 			dir := filepath.Join(out, "runs", repo, platform)
 			artifacts := map[string]*jsonschema.Schema{"tests.json": testsSchema, "coverage.json": covSchema}
 			for file, schema := range artifacts {
-				b, err := os.ReadFile(filepath.Join(dir, file))
-				if err != nil {
-					t.Fatal(err)
-				}
-				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := schema.Validate(inst); err != nil {
-					t.Errorf("%s/%s/%s invalid: %v", repo, platform, file, err)
-				}
+				schematest.ValidateFile(t, schema, filepath.Join(dir, file))
 			}
 			var tr schemas.TestResults
 			readJSON(t, filepath.Join(dir, "tests.json"), &tr)
@@ -481,18 +454,14 @@ func TestVerifiedCandidates(t *testing.T) {
 // rejected candidates listed with a reason in the build report.
 func TestTasksFromTheExamples(t *testing.T) {
 	_, out := exportCorpus(t)
-	schema := compileSchema(t, "task")
+	schema := schematest.Compile(t, "task")
 	b, err := os.ReadFile(filepath.Join(out, "tasks.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	made := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := schema.Validate(inst); err != nil {
+		if err := schematest.ValidateBytes(t, schema, []byte(line)); err != nil {
 			t.Errorf("task invalid: %v", err)
 		}
 		var task struct {

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/schemas/schematest"
 )
 
 // evalRun is one `osbench eval` and what it printed.
@@ -96,11 +95,11 @@ func TestEvalGoldAndEmpty(t *testing.T) {
 	if e := sum["empty"]; e.Total != len(ids) || e.Resolved != 0 || e.TargetOnly != 0 {
 		t.Errorf("empty: %d of %d resolved, %d target-only; want none", e.Resolved, e.Total, e.TargetOnly)
 	}
-	reportSchema, summarySchema := compileSchema(t, "eval-report"), compileSchema(t, "eval-summary")
-	validateFile(t, summarySchema, filepath.Join(evalOut, "summary.json"))
+	reportSchema, summarySchema := schematest.Compile(t, "eval-report"), schematest.Compile(t, "eval-summary")
+	schematest.ValidateFile(t, summarySchema, filepath.Join(evalOut, "summary.json"))
 	for _, model := range []string{"gold", "empty"} {
 		for _, id := range ids {
-			validateFile(t, reportSchema, filepath.Join(evalOut, model, id, "report.json"))
+			schematest.ValidateFile(t, reportSchema, filepath.Join(evalOut, model, id, "report.json"))
 			r := readReport(t, evalOut, model, id)
 			if !r.StageI.Ran || !r.StageII.Ran || r.StageI.Log == nil {
 				t.Errorf("%s/%s: a stage did not run or has no log: %+v", model, id, r)
@@ -129,22 +128,6 @@ func TestEvalGoldAndEmpty(t *testing.T) {
 		t.Fatalf("report: exit %d\n%s%s", code, stdout, stderr)
 	}
 	sameFiles(t, before, snapshotDir(t, evalOut))
-}
-
-func validateFile(t *testing.T, schema *jsonschema.Schema, path string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	inst, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if err := schema.Validate(inst); err != nil {
-		t.Errorf("%s: %v", path, err)
-	}
 }
 
 // agentPatch edits files of a task's masked repository and returns the

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/schemas/schematest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the current output")
@@ -123,64 +122,27 @@ func TestWriteIsDeterministic(t *testing.T) {
 	}
 }
 
-func compileSchema(t *testing.T, name string) *jsonschema.Schema {
-	t.Helper()
-	src, ok := schemas.Schema(name)
-	if !ok {
-		t.Fatalf("schemas has no %s schema", name)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(name+".schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(name + ".schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func validateFile(t *testing.T, s *jsonschema.Schema, path string) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	inst, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if err := s.Validate(inst); err != nil {
-		t.Errorf("%s does not match its schema: %v", path, err)
-	}
-}
-
 func TestOutputsMatchSchemas(t *testing.T) {
-	reportSchema := compileSchema(t, "eval-report")
-	summarySchema := compileSchema(t, "eval-summary")
+	reportSchema := schematest.Compile(t, "eval-report")
+	summarySchema := schematest.Compile(t, "eval-summary")
 	reports, err := filepath.Glob(filepath.Join(fixtureRun, "*", "*", ReportFile))
 	if err != nil || len(reports) == 0 {
 		t.Fatalf("no fixture reports: %v", err)
 	}
 	for _, p := range reports {
-		validateFile(t, reportSchema, p)
+		schematest.ValidateFile(t, reportSchema, p)
 	}
 	out := t.TempDir()
 	if _, err := Write(out, fixtureReports(t)); err != nil {
 		t.Fatal(err)
 	}
-	validateFile(t, summarySchema, filepath.Join(out, SummaryJSON))
+	schematest.ValidateFile(t, summarySchema, filepath.Join(out, SummaryJSON))
 	// And a run with no reports at all.
 	empty := t.TempDir()
 	if _, err := Write(empty, nil); err != nil {
 		t.Fatal(err)
 	}
-	validateFile(t, summarySchema, filepath.Join(empty, SummaryJSON))
+	schematest.ValidateFile(t, summarySchema, filepath.Join(empty, SummaryJSON))
 }
 
 // TestUntrustedNamesAreEscaped checks each output for the raw spelling of

@@ -6,46 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/schemas/schematest"
 	"github.com/osbench/osbench/steps/label"
 )
-
-func taskSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	src, ok := schemas.Schema("task")
-	if !ok {
-		t.Fatal("schemas has no task schema")
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("task.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("task.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// validate encodes v as JSON and checks it against the schema.
-func validate(t *testing.T, s *jsonschema.Schema, v any) error {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Validate(inst)
-}
 
 // pathsepTask builds the linux→windows task of the pathsep fixture with
 // this package's functions: its Windows branches masked, labels from three
@@ -128,9 +92,9 @@ func pathsepTask(t *testing.T) Task {
 }
 
 func TestTaskMatchesSchema(t *testing.T) {
-	schema := taskSchema(t)
+	schema := schematest.Compile(t, "task")
 	good := pathsepTask(t)
-	if err := validate(t, schema, good); err != nil {
+	if err := schematest.Validate(t, schema, good); err != nil {
 		t.Fatalf("task built by taskpkg rejected: %v", err)
 	}
 	if len(good.FailToPass) != 2 || len(good.PassToPass) != 1 || len(good.PassOnSource) != 3 {
@@ -194,7 +158,7 @@ func TestTaskMatchesSchema(t *testing.T) {
 			for k, v := range good.Environment {
 				bad.Environment[k] = v
 			}
-			if err := validate(t, schema, tt.breakTask(&bad)); err == nil {
+			if err := schematest.Validate(t, schema, tt.breakTask(&bad)); err == nil {
 				t.Error("schema accepted the broken task")
 			}
 		})
