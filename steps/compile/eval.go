@@ -87,7 +87,6 @@ func (ev *Evaluation) ApplySteps(preds []EvalPrediction) ([]*engine.Step, error)
 			ID: p.ApplyID(), Kind: patchapply.Kind, Group: p.InstanceID,
 			Config: []engine.Field{
 				{Name: "instance_id", Value: p.InstanceID, Source: p.Where},
-				{Name: "language", Value: t.Language, Source: t.Where},
 				{Name: "patch", Value: string(p.PatchDigest), Source: p.Where},
 			},
 			Inputs: []engine.Input{{Name: patchapply.InputSource, Step: taskCheckoutID(t.InstanceID)}},

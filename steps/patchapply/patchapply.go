@@ -52,10 +52,6 @@ const sideLog = "apply.log"
 // Config is the apply step's configuration.
 type Config struct {
 	InstanceID string `json:"instance_id"`
-	// Language is the task's language. Test files are recognised by their
-	// paths (diffcov.IsTestFile); the language keeps predictions for
-	// different tasks apart in the key and in logs.
-	Language string `json:"language"`
 	// Patch is the hex SHA-256 of the patch, stored in the cache by the
 	// caller.
 	Patch string `json:"patch"`

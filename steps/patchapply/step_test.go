@@ -247,7 +247,7 @@ func TestApplyStep(t *testing.T) {
 		}
 		steps = append(steps, &engine.Step{
 			ID: "r/apply/" + tc.name, Kind: Kind, Group: "r",
-			Config: []engine.Field{{Name: "instance_id", Value: "r"}, {Name: "language", Value: "go"}, {Name: "patch", Value: string(d)}},
+			Config: []engine.Field{{Name: "instance_id", Value: "r"}, {Name: "patch", Value: string(d)}},
 			Inputs: []engine.Input{{Name: InputSource, Step: "r/checkout"}},
 		})
 	}
