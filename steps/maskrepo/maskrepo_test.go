@@ -1,7 +1,6 @@
 package maskrepo
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,35 +10,12 @@ import (
 	"testing"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/engine/enginetest"
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/verifyregions"
 )
-
-// fixtureKind stands in for the checkout and verify steps: it records a
-// directory as the "source" tree, or the verified regions its
-// configuration holds.
-type fixtureKind struct{}
-
-func (fixtureKind) Name() string    { return "maskrepo_test.fixture" }
-func (fixtureKind) Version() string { return "1" }
-func (fixtureKind) Run(ctx context.Context, rc *engine.RunContext) error {
-	var cfg struct {
-		Dir      string                  `json:"dir"`
-		Verified *verifyregions.Verified `json:"verified"`
-	}
-	if err := rc.DecodeConfig(&cfg); err != nil {
-		return err
-	}
-	if cfg.Verified != nil {
-		return rc.PutJSON(verifyregions.Output, cfg.Verified)
-	}
-	return rc.PutTree("source", cfg.Dir, nil)
-}
-
-func init() { engine.RegisterKind(fixtureKind{}) }
 
 func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
@@ -84,14 +60,9 @@ func (w windowsRegions) verified() *verifyregions.Verified {
 // and the directory the masked tree was exported to.
 func runMask(t *testing.T, dir string, regions windowsRegions) (Record, string) {
 	t.Helper()
-	c, err := cache.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
 	steps := []*engine.Step{
-		{ID: "r/checkout", Kind: "maskrepo_test.fixture", Group: "r", Config: []engine.Field{{Name: "dir", Value: dir}}},
-		{ID: "r/verify", Kind: "maskrepo_test.fixture", Group: "r", Config: []engine.Field{{Name: "verified", Value: regions.verified()}}},
+		enginetest.Dir("r/checkout", "source", dir),
+		enginetest.JSON("r/verify", verifyregions.Output, regions.verified()),
 		{
 			ID: "r/linux-to-windows/mask", Kind: Kind, Group: "r",
 			Config: []engine.Field{
@@ -108,19 +79,7 @@ func runMask(t *testing.T, dir string, regions windowsRegions) (Record, string) 
 			Exports: []engine.Export{{Output: "mask.json", Path: "mask.json"}, {Output: "source", Path: "masked"}},
 		},
 	}
-	g, err := engine.NewGraph(steps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := engine.New(c, engine.Options{OutDir: out, Jobs: 1}).Build(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range rep.Steps {
-		if s.Status != engine.StatusRan {
-			t.Fatalf("step %s: %s %s", s.ID, s.Status, s.Error)
-		}
-	}
+	_, _, out := enginetest.Build(t, steps...)
 	b, err := os.ReadFile(filepath.Join(out, "mask.json"))
 	if err != nil {
 		t.Fatal(err)
