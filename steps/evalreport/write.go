@@ -44,18 +44,32 @@ func Write(outDir string, reports []schemas.EvalReport) (schemas.EvalSummary, er
 		name string
 		data []byte
 	}{{SummaryJSON, js}, {SummaryMarkdown, md.Bytes()}, {ReportHTML, page.Bytes()}} {
-		if err := writeAtomic(filepath.Join(outDir, f.name), f.data); err != nil {
+		if err := WriteFile(filepath.Join(outDir, f.name), f.data); err != nil {
 			return s, err
 		}
 	}
 	return s, nil
 }
 
-// writeAtomic writes data to a temporary file in path's directory, syncs it
-// and renames it over path: the rename is atomic only within one file
-// system, hence the same directory.
-func writeAtomic(path string, data []byte) (err error) {
+// WriteReport writes an instance's report.json (indented, with a trailing
+// newline) into its directory, atomically.
+func WriteReport(instanceDir string, r schemas.EvalReport) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("evalreport: encoding %s: %w", ReportFile, err)
+	}
+	return WriteFile(filepath.Join(instanceDir, ReportFile), append(b, '\n'))
+}
+
+// WriteFile writes data to a temporary file in path's directory (created
+// when missing), syncs it and renames it over path: the rename is atomic
+// only within one file system, hence the same directory. Every file of an
+// evaluation's output is written this way.
+func WriteFile(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("evalreport: %w", err)
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("evalreport: %w", err)

@@ -348,7 +348,7 @@ func writeReports(out string, preds []compile.EvalPrediction, reports []schemas.
 			}
 			st.Log = ref
 		}
-		if err := writeJSON(filepath.Join(idir, "report.json"), rep); err != nil {
+		if err := evalreport.WriteReport(idir, *rep); err != nil {
 			return err
 		}
 	}
@@ -373,7 +373,7 @@ func writeLog(opts Options, r *engine.StepResult, idir string, st *schemas.Stage
 		return nil, err
 	}
 	rel := "logs/" + st.Platform + ".log"
-	if err := writeFile(filepath.Join(idir, filepath.FromSlash(rel)), b); err != nil {
+	if err := evalreport.WriteFile(filepath.Join(idir, filepath.FromSlash(rel)), b); err != nil {
 		return nil, err
 	}
 	return &schemas.LogRef{Path: rel, Digest: "sha256:" + string(d)}, nil
