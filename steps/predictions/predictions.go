@@ -100,26 +100,35 @@ func readDir(dir, model string) ([]Prediction, []Problem, error) {
 func readLines(path string, b []byte, model string) ([]Prediction, []Problem, error) {
 	var preds []Prediction
 	var problems []Problem
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), 256<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		where := fmt.Sprintf("%s:%d", path, n)
+	err := eachLine(path, b, func(where string, line []byte) {
 		p, err := decode(line, model)
 		if err != nil {
 			problems = append(problems, Problem{where, err.Error()})
-			continue
+			return
 		}
 		p.Where = where
 		preds = append(preds, p)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return preds, problems, nil
+}
+
+// eachLine calls fn with every non-blank line of a JSON-lines file b
+// (spaces trimmed) and where it is ("path:line").
+func eachLine(path string, b []byte, fn func(where string, line []byte)) error {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64*1024), 256<<20)
+	for n := 1; sc.Scan(); n++ {
+		if line := bytes.TrimSpace(sc.Bytes()); len(line) > 0 {
+			fn(fmt.Sprintf("%s:%d", path, n), line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // readList reads a JSON list element by element, so a bad element is

@@ -1,7 +1,6 @@
 package predictions
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -33,45 +32,45 @@ func ReadTasks(path string) ([]Task, []Problem, error) {
 	var tasks []Task
 	var problems []Problem
 	seen := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), 256<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		where := fmt.Sprintf("%s:%d", path, n)
-		var t taskpkg.Task
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&t); err != nil {
-			problems = append(problems, Problem{where, "not a task: " + err.Error()})
-			continue
-		}
-		if t.InstanceID == "" || filepath.Base(t.InstanceID) != t.InstanceID || t.InstanceID == ".." {
-			problems = append(problems, Problem{where, fmt.Sprintf("bad instance_id %q", t.InstanceID)})
-			continue
-		}
-		if at, dup := seen[t.InstanceID]; dup {
-			problems = append(problems, Problem{where, fmt.Sprintf("instance %s repeats the task at %s", t.InstanceID, at)})
-			continue
+	err = eachLine(path, b, func(where string, line []byte) {
+		t, err := readTask(base, line, seen)
+		if err != nil {
+			problems = append(problems, Problem{where, err.Error()})
+			return
 		}
 		seen[t.InstanceID] = where
-		if missing := missingEnvironment(t); missing != "" {
-			problems = append(problems, Problem{where, fmt.Sprintf("task %s has no environment for %s", t.InstanceID, missing)})
-			continue
-		}
-		repo := filepath.Join(base, "tasks", t.InstanceID, "repo")
-		if fi, err := os.Stat(repo); err != nil || !fi.IsDir() {
-			problems = append(problems, Problem{where, fmt.Sprintf("task %s: no repository at %s", t.InstanceID, repo)})
-			continue
-		}
-		tasks = append(tasks, Task{Task: t, Digest: "sha256:" + string(cache.Sum(line)), RepoDir: repo, Where: where})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		t.Where = where
+		tasks = append(tasks, t)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return tasks, problems, nil
+}
+
+// readTask decodes one line strictly and checks it names a new instance
+// with an environment for both platforms and a repository under base.
+func readTask(base string, line []byte, seen map[string]string) (Task, error) {
+	var t taskpkg.Task
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return Task{}, fmt.Errorf("not a task: %v", err)
+	}
+	if t.InstanceID == "" || filepath.Base(t.InstanceID) != t.InstanceID || t.InstanceID == ".." {
+		return Task{}, fmt.Errorf("bad instance_id %q", t.InstanceID)
+	}
+	if at, dup := seen[t.InstanceID]; dup {
+		return Task{}, fmt.Errorf("instance %s repeats the task at %s", t.InstanceID, at)
+	}
+	if missing := missingEnvironment(t); missing != "" {
+		return Task{}, fmt.Errorf("task %s has no environment for %s", t.InstanceID, missing)
+	}
+	repo := filepath.Join(base, "tasks", t.InstanceID, "repo")
+	if fi, err := os.Stat(repo); err != nil || !fi.IsDir() {
+		return Task{}, fmt.Errorf("task %s: no repository at %s", t.InstanceID, repo)
+	}
+	return Task{Task: t, Digest: "sha256:" + string(cache.Sum(line)), RepoDir: repo}, nil
 }
 
 // missingEnvironment names a platform of the task's direction that its
