@@ -9,7 +9,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// compile loads a schema the way tests elsewhere validate real outputs.
+// compile loads a schema as schematest.Compile does for every other
+// package's tests; schematest imports this package, so its own tests keep
+// this copy (an import cycle otherwise).
 func compile(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
 	src, ok := Schema(name)
