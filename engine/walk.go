@@ -84,6 +84,7 @@ type buildState struct {
 	mu      sync.Mutex
 	records map[string]*cache.ActionRecord
 	results map[string]*StepResult
+	flights flights
 }
 
 // Build runs the graph: ready steps are dispatched, in dependency order, to
@@ -214,7 +215,7 @@ func (e *Engine) poolFull(pool string, used int) bool {
 // executeWithRepair executes s; when an input's cached result turns out
 // corrupt while s reads it, the producers are recomputed once and s retried.
 func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, st *buildState, s *Step, inputs map[string]*cache.ActionRecord) *StepResult {
-	res, rec, err := e.execute(ctx, runID, s, inputs)
+	res, rec, err := e.execute(ctx, runID, &st.flights, s, inputs)
 	var corrupt *cache.CorruptError
 	if errors.As(err, &corrupt) {
 		e.opts.Log.Warn().Str("step", s.ID).Str("blob", corrupt.Digest.Short()).Msg("input blob corrupt; recomputing its producers")
@@ -224,7 +225,7 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 			st.mu.Lock()
 			pin, _ := gatherInputs(producer, st.records)
 			st.mu.Unlock()
-			pres, prec, _ := e.execute(ctx, runID, producer, pin)
+			pres, prec, _ := e.execute(ctx, runID, &st.flights, producer, pin)
 			if prec == nil {
 				res.Error = fmt.Sprintf("recomputing %s after corruption: %s", producer.ID, pres.Error)
 				return res
@@ -234,7 +235,7 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 			st.mu.Unlock()
 			inputs[in.Name] = prec
 		}
-		res, rec, _ = e.execute(ctx, runID, s, inputs)
+		res, rec, _ = e.execute(ctx, runID, &st.flights, s, inputs)
 	}
 	if rec != nil {
 		if err := e.export(s, rec); err != nil {
