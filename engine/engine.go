@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -39,6 +40,9 @@ type Engine struct {
 	hist  history
 	opts  Options
 	now   func() time.Time
+	// uncached holds the records of runs made from absent inputs (key →
+	// record): they serve this process (Artifacts), never the cache.
+	uncached sync.Map
 }
 
 // New returns an engine over c.
@@ -191,7 +195,13 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	case err == nil:
 		rec = rc.record(res.Key)
 		rec.Duration, rec.Created = res.Duration, e.now().UTC()
-		if err = e.cache.PutAction(rec); err == nil {
+		if hasAbsent(inputs) {
+			// Built from incomplete inputs: used by this build (exports,
+			// consumers), never served to a later one.
+			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
+			res.Reason = "ran with absent inputs; not cached"
+			e.uncached.Store(res.Key, rec)
+		} else if err = e.cache.PutAction(rec); err == nil {
 			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
 		}
 	case ctx.Err() != nil:
@@ -324,11 +334,24 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		if err != nil {
 			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
 		}
-		tmp := dst + ".tmp"
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		// A temporary name of its own, so two builds exporting to one out
+		// dir never write through each other's half-written file.
+		tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
+		_, err = tmp.Write(b)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(tmp.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), dst)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
 			return err
 		}
 	}
@@ -349,6 +372,9 @@ func hasResult(rec *cache.ActionRecord, name string) bool {
 func (e *Engine) Artifacts(res *StepResult) (*Artifacts, error) {
 	if res == nil || !res.Key.Valid() {
 		return nil, fmt.Errorf("no results: the step has no key")
+	}
+	if rec, ok := e.uncached.Load(res.Key); ok {
+		return &Artifacts{cache: e.cache, rec: rec.(*cache.ActionRecord)}, nil
 	}
 	rec, err := e.cache.GetAction(res.Key)
 	if err != nil {
