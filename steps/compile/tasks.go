@@ -99,6 +99,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: "source", Step: checkoutID(r.Name)},
 			{Name: "verify", Step: vr.ID},
 			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
+			{Name: maskrepo.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
 	}
 	if r.Masker == maskrepo.LMMasker {
