@@ -57,6 +57,9 @@ type Task struct {
 	// Upstream is where the repository's bytes came from and what pins
 	// them, as the checkout recorded it.
 	Upstream schemas.Provenance `json:"upstream"`
+	// MaskedRun says how the masked repository failed on the target: quiet
+	// (assertions), crash or hang, and the FAIL_TO_PASS tests by status.
+	MaskedRun schemas.MaskedRun `json:"masked_run"`
 }
 
 // RepositoryName is the manifest's repository name, also for task lines
@@ -121,6 +124,9 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	p.PassToPass = nonNil(p.PassToPass)
 	p.PassOnSource = nonNil(p.PassOnSource)
 	p.Categories = nonNil(p.Categories)
+	if p.MaskedRun.FailToPassByStatus == nil {
+		p.MaskedRun.FailToPassByStatus = map[schemas.Status]int{}
+	}
 	p.Regions = make([]schemas.VerifiedRegion, len(t.Regions))
 	for i, r := range t.Regions {
 		r.Lines = nonNil(r.Lines)

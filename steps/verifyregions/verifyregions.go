@@ -63,7 +63,8 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
+func (kind) Name() string { return Kind }
+
 // Version 2: the Go rules count early-return guards and no longer take
 // identifiers every OS has (syscall.EPERM) for platform evidence.
 func (kind) Version() string { return "2" }
