@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -121,8 +120,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var stdout bytes.Buffer
-	run := func(c Command, out *bytes.Buffer) (executors.Result, error) {
+	run := func(c Command, out io.Writer) (executors.Result, error) {
 		argv, err := c.argv()
 		if err != nil {
 			return executors.Result{}, err
@@ -164,22 +162,25 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	var testRes executors.Result
 	if buildOK {
-		testRes, err = run(cfg.Test, &stdout)
+		opts := parsers.Options{Expected: expected}
+		if cfg.Regex != nil {
+			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
+		}
+		// The parser reads the output while the tests write it, so memory
+		// stays bounded however much a suite prints.
+		parsed := streamParse(parser, opts)
+		testRes, err = run(cfg.Test, parsed)
+		parseResults, parseErr := parsed.finish()
 		if err != nil {
 			logw.Close()
 			return err
 		}
 		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
-		opts := parsers.Options{Expected: expected}
-		if cfg.Regex != nil {
-			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
-		}
-		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), opts)
-		if err != nil {
+		if parseErr != nil {
 			logw.Close()
-			return fmt.Errorf("parse %s output: %w", cfg.Parser, err)
+			return fmt.Errorf("parse %s output: %w", cfg.Parser, parseErr)
 		}
-		results = applyOutcome(results, testRes)
+		results = applyOutcome(parseResults, testRes)
 	}
 	results = markSkipped(results, expected, cfg.Skip)
 	if err := logw.Close(); err != nil {
@@ -198,10 +199,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(summarize(results))
 	if cfg.Coverage != "" {
-		raw, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(cfg.Coverage)))
-		if errors.Is(err, os.ErrNotExist) {
+		raw, err := readUntrusted(repo, cfg.Coverage)
+		switch {
+		case isMissing(err):
 			raw = nil // no coverage written (e.g. build failed): an empty profile
-		} else if err != nil {
+		case errors.Is(err, errNotRegular):
+			// Planted by the tested code: no coverage, and a note for people.
+			rc.Log.Warn().Str("coverage", cfg.Coverage).Msg("coverage path is not a regular file; recorded as no coverage")
+			raw = nil
+		case err != nil:
 			return err
 		}
 		if err := rc.PutBytes("coverage.raw", replaceWorkDir(raw, repo)); err != nil {
