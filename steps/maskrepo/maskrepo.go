@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,12 +40,15 @@ type Record struct {
 	Masker string `json:"masker"`
 	// Coarse is true when the fine-grained mask broke the target build and
 	// whole function bodies were masked instead.
-	Coarse bool   `json:"coarse"`
-	Builds *bool  `json:"builds,omitempty"` // nil: the step has no build check
-	Log    string `json:"build_log,omitempty"`
-	// FineLog is the end of the failed check of the fine-grained mask, when
-	// the coarse retry ran: why the retry was needed.
-	FineLog string        `json:"fine_build_log,omitempty"`
+	Coarse bool  `json:"coarse"`
+	Builds *bool `json:"builds,omitempty"` // nil: the step has no build check
+	// Log is the end of the build check's output, and FineLog that of the
+	// failed check of the fine-grained mask when the coarse retry ran (why
+	// the retry was needed). Both are side artifacts (SideBuildLog,
+	// SideFineBuildLog), never part of mask.json: a parallel build's lines
+	// come in a different order each time, and a result must not.
+	Log     string        `json:"-"`
+	FineLog string        `json:"-"`
 	Files   []string      `json:"files"`
 	Actions []mask.Action `json:"actions"`
 	// Regions are the verified regions that were masked.
@@ -54,6 +58,12 @@ type Record struct {
 	// would change nothing (preserve.go).
 	Rejected []Rejected `json:"rejected,omitempty"`
 }
+
+// The side artifacts of the mask step: the build checks' logs.
+const (
+	SideBuildLog     = "build.log"
+	SideFineBuildLog = "fine-build.log"
+)
 
 // InputSourceCoverage is the source platform's coverage (coverage.json of
 // the covimport step): the lines a mask must not touch.
@@ -176,6 +186,19 @@ func finish(rc *engine.RunContext, rec Record) error {
 	}
 	if rec.Regions == nil {
 		rec.Regions = []schemas.VerifiedRegion{}
+	}
+	for name, log := range map[string]string{SideBuildLog: rec.Log, SideFineBuildLog: rec.FineLog} {
+		if log == "" {
+			continue
+		}
+		w, err := rc.SideWriter(name)
+		if err != nil {
+			return err
+		}
+		io.WriteString(w, log)
+		if err := w.Close(); err != nil {
+			return err
+		}
 	}
 	return rc.PutJSON("mask.json", rec)
 }

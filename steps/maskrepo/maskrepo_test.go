@@ -1,6 +1,7 @@
 package maskrepo
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -91,7 +92,7 @@ func runMaskWith(t *testing.T, dir string, regions windowsRegions, sourceCoverag
 			Exports: []engine.Export{{Output: "mask.json", Path: "mask.json"}, {Output: "source", Path: "masked"}},
 		},
 	}
-	_, _, out := enginetest.Build(t, steps...)
+	rep, e, out := enginetest.Build(t, steps...)
 	b, err := os.ReadFile(filepath.Join(out, "mask.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +100,19 @@ func runMaskWith(t *testing.T, dir string, regions windowsRegions, sourceCoverag
 	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
 		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("build_log")) {
+		t.Errorf("mask.json holds a build log; logs are side artifacts")
+	}
+	a, err := e.Artifacts(rep.Step("r/linux-to-windows/mask"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := a.Side(SideBuildLog); err == nil {
+		rec.Log = string(log)
+	}
+	if log, err := a.Side(SideFineBuildLog); err == nil {
+		rec.FineLog = string(log)
 	}
 	return rec, filepath.Join(out, "masked")
 }

@@ -74,7 +74,7 @@ func pathsepTask(t *testing.T) Task {
 		Repository: "pathsep",
 		Upstream: schemas.Provenance{Kind: "go_module", Repo: "example.com/pathsep", Version: "v1.2.3",
 			Sum: "h1:MTLVXXHf8ekldpJk3AKicLij9MdwOWkZ+a/jHHZby9E=", Tree: string(bytes.Repeat([]byte("cd"), 32))},
-		MaskedRun: schemas.MaskedRun{Class: schemas.MaskQuiet, FailToPassByStatus: map[schemas.Status]int{schemas.StatusFail: 2}},
+		MaskedRun:        schemas.MaskedRun{Class: schemas.MaskQuiet, FailToPassByStatus: map[schemas.Status]int{schemas.StatusFail: 2}},
 		BaseCommit:       commit,
 		ProblemStatement: Instruction("pathsep", "linux", "windows", "go"),
 		Patch:            patch,
