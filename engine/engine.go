@@ -111,6 +111,14 @@ func (e *Engine) checkOutputs(rec *cache.ActionRecord) string {
 			return o.Name + ": blob missing"
 		}
 	}
+	// A log is not a result, but a hit must be able to show the log of
+	// the run behind it (osbench logs, --out): without it the step reruns,
+	// and early cutoff keeps its dependents where they are.
+	for _, o := range rec.Side {
+		if !e.cache.Has(o.Digest, o.Size) {
+			return o.Name + " (log): blob missing"
+		}
+	}
 	return ""
 }
 
@@ -176,15 +184,23 @@ func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[
 		res.Status, res.Error = StatusCanceled, ctx.Err().Error()
 		return res, nil, err
 	}
+	var side []cache.Output
+	if rc != nil {
+		side = rc.side
+	}
 	if err != nil {
 		res.Status, res.Error, rec = StatusFailed, err.Error(), nil
 		var corrupt *cache.CorruptError
 		if !errors.As(err, &corrupt) {
-			// Recorded for explain; never served as a hit.
-			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Duration: res.Duration, Created: e.now().UTC()})
+			// Recorded for explain and logs (with what the run logged
+			// before it failed, which is why it failed); never served as
+			// a hit.
+			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Side: side, Duration: res.Duration, Created: e.now().UTC()})
 		}
 	}
-	if herr := e.hist.append(s.ID, historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error, Components: append([]Component(nil), res.Components...)}); herr != nil {
+	entry := historyEntry{Step: s.ID, Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error,
+		Components: append([]Component(nil), res.Components...), Side: side}
+	if herr := e.hist.append(s.ID, entry); herr != nil {
 		e.opts.Log.Warn().Err(herr).Str("step", s.ID).Msg("could not record history")
 	}
 	return res, rec, err
@@ -265,12 +281,25 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 	}
 	a := &Artifacts{cache: e.cache, rec: rec}
 	for _, x := range s.Exports {
-		if x.Optional && !hasResult(rec, x.Output) {
+		if rec.Failed && !x.Side {
+			continue // a failed run has only its logs
+		}
+		if x.Optional && (x.Side && a.SideDigest(x.Output) == "" || !x.Side && !hasResult(rec, x.Output)) {
 			continue
 		}
 		dst := filepath.Join(e.opts.OutDir, filepath.FromSlash(x.Path))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
+		}
+		if x.Side {
+			b, err := a.Side(x.Output)
+			if err != nil {
+				return fmt.Errorf("export log %s of %s: %w", x.Output, s.ID, err)
+			}
+			if err := writeFileAtomic(dst, b); err != nil {
+				return err
+			}
+			continue
 		}
 		if o, err := a.output(x.Output, cache.KindTree); err == nil {
 			os.RemoveAll(dst)
@@ -283,15 +312,19 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		if err != nil {
 			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
 		}
-		tmp := dst + ".tmp"
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, dst); err != nil {
+		if err := writeFileAtomic(dst, b); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func writeFileAtomic(dst string, b []byte) error {
+	tmp := dst + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
 }
 
 func hasResult(rec *cache.ActionRecord, name string) bool {
