@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,14 +121,17 @@ func (e *AmbiguousStepError) Error() string {
 	if len(e.Candidates) == 0 {
 		return fmt.Sprintf("no recorded run of a step %q in this cache (steps are recorded when `osbench build` runs them)", e.Query)
 	}
+	if len(e.Candidates) == 1 {
+		return fmt.Sprintf("%q matches one recorded step; give its ID (a glob never picks):\n  %s", e.Query, e.Candidates[0])
+	}
 	return fmt.Sprintf("%q matches %d recorded steps; say which:\n  %s", e.Query, len(e.Candidates), strings.Join(e.Candidates, "\n  "))
 }
 
 // ResolveStep turns a query into the ID of a step with recorded runs: the
 // ID itself, else the one recorded ID it is a prefix of, else the one it is
 // a substring of. Anything else — several matches, none, a glob — is an
-// *AmbiguousStepError listing the candidates (a glob lists what it
-// matches, never picks).
+// *AmbiguousStepError listing the candidates (a glob, where * and ? match
+// any characters including /, lists what it matches and never picks).
 func (e *Engine) ResolveStep(query string) (string, error) {
 	if query == "" {
 		return "", errors.New("empty step ID")
@@ -136,10 +140,11 @@ func (e *Engine) ResolveStep(query string) (string, error) {
 		return query, nil
 	}
 	known := e.RecordedSteps()
-	if strings.ContainsAny(query, "*?[") {
+	if strings.ContainsAny(query, "*?") {
+		glob := globRegexp(query)
 		var matched []string
 		for _, id := range known {
-			if ok, _ := filepath.Match(query, id); ok {
+			if glob.MatchString(id) {
 				matched = append(matched, id)
 			}
 		}
@@ -237,4 +242,24 @@ func (e *Engine) newestTraceSteps() []string {
 		}
 	}
 	return ids
+}
+
+// globRegexp compiles a step glob: * is any run of characters, ? any one
+// (both across /, since step IDs are paths of one namespace), the rest
+// literal.
+func globRegexp(glob string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for _, r := range glob {
+		switch r {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
 }

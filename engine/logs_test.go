@@ -163,6 +163,8 @@ func TestResolveStep(t *testing.T) {
 		{query: "pathsep/", candidates: []string{"pathsep/linux/test", "pathsep/linux/test#2", "pathsep/windows/test"}},
 		{query: "/test", candidates: []string{"pathsep/linux/test", "pathsep/linux/test#2", "pathsep/windows/test"}},
 		{query: "*/linux/*", candidates: []string{"cwrap/linux/coverage", "pathsep/linux/test", "pathsep/linux/test#2"}},
+		{query: "pathsep/*", candidates: []string{"pathsep/linux/test", "pathsep/linux/test#2", "pathsep/windows/test"}},
+		{query: "pathsep/linux/test#?", candidates: []string{"pathsep/linux/test#2"}}, // a glob never picks
 		{query: "nothing-like-it", candidates: nil},
 	}
 	for _, tt := range tests {
