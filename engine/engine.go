@@ -312,19 +312,39 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		if err != nil {
 			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
 		}
-		if err := writeFileAtomic(dst, b); err != nil {
+		tmp := dst + ".tmp"
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, dst); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// writeFileAtomic writes an exported file under a temporary name of its
+// own and renames it into place: a reader never sees half a log, and two
+// builds exporting to one out dir never write through each other's file.
 func writeFileAtomic(dst string, b []byte) error {
-	tmp := dst + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, dst)
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func hasResult(rec *cache.ActionRecord, name string) bool {
