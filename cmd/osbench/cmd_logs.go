@@ -26,6 +26,9 @@ func newLogsCommand(g *globals) *cobra.Command {
 			"run to stderr. --list shows the recorded runs (newest first) and the logs each kept.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && !list {
+				return usageError{errors.New("--json goes with --list (the log itself is printed raw)")}
+			}
 			e, err := g.newEngine(engine.Options{})
 			if err != nil {
 				return err
