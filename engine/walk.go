@@ -275,6 +275,14 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 			res.Status, res.Error = StatusFailed, err.Error()
 			rec = nil
 		}
+	} else if res.Status == StatusFailed && res.Key.Valid() {
+		// The failed run's record carries its logs; export them so the
+		// out dir shows why it failed.
+		if failed, err := e.cache.GetAction(res.Key); err == nil && failed.Failed {
+			if err := e.export(s, failed); err != nil {
+				e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not export the failed run's log")
+			}
+		}
 	}
 	st.mu.Lock()
 	if rec != nil {

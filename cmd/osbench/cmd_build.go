@@ -18,7 +18,8 @@ func newBuildCommand(g *globals) *cobra.Command {
 		Use:   "build [PATH...] [--out DIR]",
 		Short: "Run every step that is not already in the cache",
 		Long: "build runs the step graph of the given manifests (default: the bundled examples).\n" +
-			"With --out it exports DIR/runs/<repository>/<platform>/{tests,coverage}.json.\n" +
+			"With --out it exports DIR/runs/<repository>/<platform>/{tests,coverage}.json and each run's\n" +
+			"raw log beside them (test.log; test-run2.log ... for the repeated runs of flaky_runs).\n" +
 			"The last line of output is the summary.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signalContext()
@@ -44,6 +45,9 @@ func newBuildCommand(g *globals) *cobra.Command {
 			}
 			for _, f := range rep.Failures() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "FAILED %s: %s\n", f.ID, f.Error)
+			}
+			if fs := rep.Failures(); len(fs) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "a failed step's log: osbench logs %s\n", fs[0].ID)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), rep.Summary().Line())
 			if errors.Is(err, context.Canceled) {

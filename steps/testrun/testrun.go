@@ -187,7 +187,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	if len(results) == 0 && testRes.ExitCode != 0 {
-		return fmt.Errorf("test command exited %d and reported no test; see the log (osbench explain %s)", testRes.ExitCode, rc.Step.ID)
+		return fmt.Errorf("test command exited %d and reported no test; see the log (osbench logs %s)", testRes.ExitCode, rc.Step.ID)
 	}
 
 	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results}
