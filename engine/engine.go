@@ -251,7 +251,7 @@ func (e *Engine) noteServed(runID string, s *Step, res *StepResult, rec *cache.A
 	if entries := e.hist.load(s.ID); len(entries) > 0 && entries[len(entries)-1].Key == res.Key {
 		return
 	}
-	entry := historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: StatusHit, Components: append([]Component(nil), res.Components...)}
+	entry := historyEntry{Step: s.ID, Run: runID, Time: e.now().UTC(), Key: res.Key, Status: StatusHit, Side: rec.Side, Components: append([]Component(nil), res.Components...)}
 	if err := e.hist.append(s.ID, entry); err != nil {
 		e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not record history")
 	}
