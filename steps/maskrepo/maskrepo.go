@@ -230,12 +230,17 @@ func maskFiles(ctx context.Context, m mask.Masker, soloPass bool, repo string, r
 		}
 		out, acts, kept, rej, err := maskPreserving(ctx, m, f, content, byFile[f], coarse, soloPass, ran[f])
 		if err != nil {
-			// The rules masker's errors already name the file; others'
-			// may not.
-			if !strings.HasPrefix(err.Error(), "mask "+f+":") {
-				err = fmt.Errorf("mask %s: %w", f, err)
+			if ctx.Err() != nil {
+				return nil, nil, nil, nil, ctx.Err()
 			}
-			return nil, nil, nil, nil, err
+			// One file the masker cannot handle (edits that overlap, a
+			// parse it cannot make) costs that file's regions, never the
+			// direction: the other files are still masked.
+			why := strings.TrimPrefix(err.Error(), "mask "+f+": ")
+			for _, r := range byFile[f] {
+				rejected = append(rejected, Rejected{Region: r, Reason: "the masker could not mask this file: " + why})
+			}
+			continue
 		}
 		rejected = append(rejected, rej...)
 		if len(kept) == 0 {

@@ -196,7 +196,9 @@ func TestSourcePreservation(t *testing.T) {
 	ran := schemas.Coverage{Repository: "r", Platform: "linux", Format: "go-coverprofile", Files: []schemas.FileCoverage{
 		{Path: "shared.go", Executed: []int{15, 18, 23, 28}, Instrumented: []int{15, 16, 18, 23, 28}},
 	}}
-	rec, masked := runMaskWith(t, filepath.Join("testdata", "shared"), windowsRegions{"shared.go": {{16, 16}, {23, 23}, {28, 28}}}, ran, "go", nil)
+	// A region in a test file is one the masker refuses: that costs its
+	// own file's regions, not the step.
+	rec, masked := runMaskWith(t, filepath.Join("testdata", "shared"), windowsRegions{"shared.go": {{16, 16}, {23, 23}, {28, 28}}, "shared_test.go": {{7, 7}}}, ran, "go", nil)
 	if len(rec.Regions) != 1 || rec.Regions[0].Start != 16 {
 		t.Errorf("masked regions = %+v, want only 16-16", rec.Regions)
 	}
@@ -209,6 +211,9 @@ func TestSourcePreservation(t *testing.T) {
 	}
 	if !strings.Contains(reasons[28], "no-op") {
 		t.Errorf("region 28 rejection: %q", reasons[28])
+	}
+	if !strings.Contains(reasons[7], "the masker could not mask this file: test files are never masked") {
+		t.Errorf("region in the test file: %q", reasons[7])
 	}
 	src, err := os.ReadFile(filepath.Join(masked, "shared.go"))
 	if err != nil {

@@ -31,6 +31,11 @@ const Kind = "test"
 // repeated runs it is (1, 2, ...).
 const RunVar = "OSBENCH_RUN"
 
+// SuiteTimeoutID is the one result of a run that timed out before it
+// reported any test (and whose tests osbench could not list beforehand):
+// no real test has this id, so every required test is missing.
+const SuiteTimeoutID = "(suite)"
+
 // WorkToken replaces the absolute work directory in raw coverage files, so
 // the same run in another directory gives the same bytes (and digest).
 const WorkToken = "$WORK"
@@ -186,8 +191,8 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := logw.Close(); err != nil {
 		return err
 	}
-	if len(results) == 0 && testRes.ExitCode != 0 {
-		return fmt.Errorf("test command exited %d and reported no test; see the log (osbench logs %s)", testRes.ExitCode, rc.Step.ID)
+	if results, err = noTestsReported(results, testRes); err != nil {
+		return fmt.Errorf("%v; see the log (osbench logs %s)", err, rc.Step.ID)
 	}
 
 	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results}

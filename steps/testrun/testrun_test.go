@@ -100,3 +100,33 @@ func TestCommandArgv(t *testing.T) {
 		}
 	}
 }
+
+func TestNoTestsReported(t *testing.T) {
+	some := []schemas.TestResult{{ID: "p/TestA", Status: schemas.StatusFail}}
+	tests := []struct {
+		name    string
+		results []schemas.TestResult
+		res     executors.Result
+		want    []schemas.TestResult
+		wantErr string
+	}{
+		{"results are kept", some, executors.Result{ExitCode: 1}, some, ""},
+		{"hung before a word", nil, executors.Result{ExitCode: -1, TimedOut: true}, []schemas.TestResult{{ID: SuiteTimeoutID, Status: schemas.StatusTimeout}}, ""},
+		{"died without a word", nil, executors.Result{ExitCode: 2}, nil, "exited 2 and reported no test"},
+		{"clean and empty", nil, executors.Result{}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := noTestsReported(tt.results, tt.res)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
