@@ -86,6 +86,9 @@ type Config struct {
 	Check *testrun.Command `json:"check,omitempty"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
+	// LMPrompt is the version of the prompt the model is asked with
+	// (lm.MaskPromptVersion); it is configuration so that a new prompt reruns the step.
+	LMPrompt string `json:"lm_prompt,omitempty"`
 }
 
 type kind struct{}

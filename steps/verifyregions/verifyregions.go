@@ -34,6 +34,9 @@ type Config struct {
 	Verifier   string `json:"verifier"`
 	// LM holds the language-model verifier's settings (verifier "lm").
 	LM map[string]string `json:"lm,omitempty"`
+	// LMPrompt is the version of the prompt the model is asked with
+	// (lm.PromptVersion); it is configuration so that a new prompt reruns the step.
+	LMPrompt string `json:"lm_prompt,omitempty"`
 }
 
 // Verified is the artifact: every region with its verdict, and the count
