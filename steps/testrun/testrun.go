@@ -142,7 +142,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		})
 	}
 
-	expected, err := expectedTests(cfg.Language, repo, cfg.Platform)
+	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
 	}
