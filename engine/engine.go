@@ -29,9 +29,12 @@ type Options struct {
 	Pools     map[string]int // per-pool limits (Step.Pool); absent = Jobs
 	KeepGoing bool           // a failure stops only its dependents (otherwise: stop scheduling)
 	LogCap    int64          // bytes kept of each side log; default 8 MiB
-	OutDir    string         // where Exports go; "" = no export
-	Observer  Observer
-	Log       zerolog.Logger
+	// VerifyCache is the fraction of hits (0..1) run again to check that
+	// their results are what the cache holds (verifycache.go).
+	VerifyCache float64
+	OutDir      string // where Exports go; "" = no export
+	Observer    Observer
+	Log         zerolog.Logger
 }
 
 // Engine plans and runs graphs against one cache.
@@ -168,6 +171,9 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	res, rec := e.decide(s, inputs)
 	if res.Status != StatusMiss {
 		e.noteServed(runID, s, res, rec)
+		if res.Status == StatusHit && e.sampled(res.Key) {
+			e.verifyHit(ctx, s, inputs, res, rec)
+		}
 		return res, rec, nil
 	}
 	if other := fl.join(res.Key, s.ID); other != nil {
