@@ -174,7 +174,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Patch:            gold,
 			FailToPass:       out.Labels.FailToPass, PassToPass: out.Labels.PassToPass, PassOnSource: out.Labels.PassOnSource,
 			SourceOS: cfg.Source, TargetOS: cfg.Target, Language: cfg.Language,
-			Difficulty: taskpkg.Difficulty(out.Mask.Regions), Categories: taskpkg.Categories(out.Mask.Regions),
+			Difficulty: taskpkg.Difficulty(out.Mask.Regions, gold), Categories: taskpkg.Categories(out.Mask.Regions),
 			Regions: out.Mask.Regions, Environment: cfg.Environment,
 			CreatedBy: taskpkg.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
 			MaskedRun: out.MaskedRun,

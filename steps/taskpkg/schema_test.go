@@ -84,7 +84,7 @@ func pathsepTask(t *testing.T) Task {
 		SourceOS:         "linux",
 		TargetOS:         "windows",
 		Language:         "go",
-		Difficulty:       Difficulty(regions),
+		Difficulty:       Difficulty(regions, patch),
 		Categories:       Categories(regions),
 		Regions:          regions,
 		Environment: map[string]Environment{
