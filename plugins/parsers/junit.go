@@ -50,8 +50,8 @@ import (
 // suite: each testcase reported in it (nested suites included) and each
 // expected id under the suite's name, or under the nameless testcase's
 // classname. When the suite knows no test at all, the error is reported
-// under the synthetic id "<scope>/<setup>", where scope is that classname
-// or the suite's name ("<setup>" alone when both are empty), so that a
+// under the synthetic id "<scope>/(setup)", where scope is that classname
+// or the suite's name ("(setup)" alone when both are empty), so that a
 // suite that never ran cannot pass by saying nothing. Named pseudo-tests of
 // class-level failures (JUnit 4's "initializationError", Gradle's
 // "classMethod") are ordinary testcases and keep their own ids.
@@ -65,7 +65,7 @@ var _ Parser = (*JUnit)(nil)
 
 // junitSetupID is the last element of the synthetic id of a suite-level
 // error in a suite that knows no test (see JUnit).
-const junitSetupID = "<setup>"
+const junitSetupID = "(setup)"
 
 // junitSuite is an open <testsuite>.
 type junitSuite struct {

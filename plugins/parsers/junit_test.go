@@ -69,7 +69,7 @@ func TestJUnitGoldenKeyStatuses(t *testing.T) {
 // A suite-level error gives error to every test of its suite: those the
 // report names, those expected under the suite's name (or the nameless
 // testcase's classname), and, when the suite knows no test, one synthetic
-// "<scope>/<setup>" id. The golden files with Expected pin the expected
+// "<scope>/(setup)" id. The golden files with Expected pin the expected
 // tests' side.
 func TestJUnitSetupErrorsGolden(t *testing.T) {
 	expected := []string{
@@ -83,19 +83,19 @@ func TestJUnitSetupErrorsGolden(t *testing.T) {
 		"Database/Queries":             "error",
 		"com.example.NetTest/connects": "error", // expected, never reported
 		"com.example.NetTest/retries":  "error",
-		"fixtures/<setup>":             "error", // nothing known of the suite
+		"fixtures/(setup)":             "error", // nothing known of the suite
 		"Math/Adds":                    "pass",
 		"Math/Subtracts":               "missing",
 		"com.example.CacheTest/evicts": "missing", // in the other report
-		"com.example.NetTest/<setup>":  "",
-		"<setup>":                      "",
+		"com.example.NetTest/(setup)":  "",
+		"(setup)":                      "",
 		"":                             "",
 	})
 	rootless := checkGolden(t, &JUnit{}, junitSetupRootless, "junit-setup-error-rootless-expected.golden.json", opts)
 	checkStatuses(t, rootless, results{
 		"com.example.CacheTest/evicts":  "error", // ran before the fixture failed
 		"com.example.CacheTest/expires": "error",
-		"com.example.CacheTest/<setup>": "",
+		"com.example.CacheTest/(setup)": "",
 		"Database/Inserts":              "missing",
 	})
 	// Nothing expected: the reported tests, and synthetic ids where the
@@ -103,13 +103,13 @@ func TestJUnitSetupErrorsGolden(t *testing.T) {
 	checkStatuses(t, parseWith(t, &JUnit{}, filepath.Join("testdata", junitSetupErrors), Options{}), results{
 		"Database/Inserts":            "error",
 		"Database/Queries":            "error",
-		"com.example.NetTest/<setup>": "error",
-		"fixtures/<setup>":            "error",
+		"com.example.NetTest/(setup)": "error",
+		"fixtures/(setup)":            "error",
 		"Math/Adds":                   "pass",
 	})
 	checkStatuses(t, parseWith(t, &JUnit{}, filepath.Join("testdata", junitSetupRootless), Options{}), results{
 		"com.example.CacheTest/evicts":  "error",
-		"com.example.CacheTest/<setup>": "",
+		"com.example.CacheTest/(setup)": "",
 	})
 }
 
@@ -194,7 +194,7 @@ var junitCases = []parserCase{
 	{
 		name:  "a suite-level error with no testcase, testsuite as the root",
 		input: `<testsuite name="s"><error message="setup failed"/></testsuite>`,
-		want:  results{"s/<setup>": "error"},
+		want:  results{"s/(setup)": "error"},
 	},
 	{
 		name:     "a suite-level failure gives error to the expected tests of its suite only",
@@ -224,7 +224,7 @@ var junitCases = []parserCase{
 	{
 		name:  "a nameless testcase with an error outside any suite",
 		input: `<testcase classname="pkg.K"><error/></testcase><testcase><failure/></testcase><testcase name=""/>`,
-		want:  results{"pkg.K/<setup>": "error", "<setup>": "error"},
+		want:  results{"pkg.K/(setup)": "error", "(setup)": "error"},
 	},
 	{
 		name:  "an error deeper than the suite's child, or passing nameless testcases, are no suite-level error",
