@@ -32,8 +32,13 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Name() string { return Kind }
+
+// Version changes when an importer changes what it gives for a report (2:
+// gcov text with C++ names imports instead of failing, ./-relative
+// coverprofile files are kept, a summary-only llvm-cov export is refused),
+// so no step keeps coverage an older importer gave.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
