@@ -213,6 +213,29 @@ func TestTrimByAgeAndSize(t *testing.T) {
 	}
 }
 
+// Blobs stored within the grace period survive a trim although no record
+// reaches them yet (an evaluation's patches, between storing and use);
+// storing a blob again renews it.
+func TestTrimGrace(t *testing.T) {
+	c := open(t)
+	young, _ := c.PutBytes([]byte("a patch stored a moment ago"))
+	old, _ := c.PutBytes([]byte("an orphan from yesterday"))
+	again, _ := c.PutBytes([]byte("a patch evaluated yesterday and again now"))
+	yesterday := time.Now().Add(-24 * time.Hour)
+	os.Chtimes(c.blobPath(old), yesterday, yesterday)
+	os.Chtimes(c.blobPath(again), yesterday, yesterday)
+	c.PutBytes([]byte("a patch evaluated yesterday and again now"))
+	if _, err := c.Trim(TrimOptions{Grace: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Has(young, 27) || !c.Has(again, 41) {
+		t.Errorf("a blob within the grace period was removed")
+	}
+	if c.Has(old, 24) {
+		t.Errorf("an unreachable blob older than the grace period was kept")
+	}
+}
+
 func TestVerifyRemovesCorruptBlobsAndBrokenRecords(t *testing.T) {
 	c := open(t)
 	good := putAction(t, c, "good", "good", time.Now())
