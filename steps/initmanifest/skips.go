@@ -53,7 +53,7 @@ func ProposeSkips(runs []PlatformRun) map[string][]Skip {
 		var ranks []int
 		for _, id := range ids {
 			name := skipName(id, r.SkipStyle)
-			reason, rank := reasonFor(id, byPlatform[r.Platform][id], r.Platform, otherPlatform(r.Platform, runs), reasons)
+			reason, rank := reasonFor(id, byPlatform[r.Platform], r.Platform, otherPlatform(r.Platform, runs), reasons)
 			if i, ok := seen[name]; ok {
 				// A parent and its subtests share one entry; the most telling
 				// reason among them explains it.
@@ -162,10 +162,16 @@ func otherPlatform(platform string, runs []PlatformRun) string {
 
 // reasonFor is the comment of a skip entry, and how telling it is (a
 // panic's message over a failure's first line over a bare status).
-func reasonFor(id string, st schemas.Status, platform, other string, reasons map[string]testOutput) (string, int) {
+func reasonFor(id string, statuses map[string]schemas.Status, platform, other string, reasons map[string]testOutput) (string, int) {
+	st := statuses[id]
 	o, ok := reasons[id]
 	if !ok { // libtest's sections name the test without its binary
 		o = reasons[id[strings.LastIndexByte(id, '/')+1:]]
+	}
+	if o.first == "" {
+		// A Go parent says only "--- FAIL"; its first subtest with
+		// output says why.
+		o.first = descendantsFirst(id, statuses, reasons)
 	}
 	switch {
 	case st == schemas.StatusError && o.panic != "":
@@ -185,4 +191,18 @@ func suffix(s string) string {
 		return ""
 	}
 	return ": " + s
+}
+
+func descendantsFirst(id string, statuses map[string]schemas.Status, reasons map[string]testOutput) string {
+	var ids []string
+	for other, o := range reasons {
+		if o.first != "" && strings.HasPrefix(other, id+"/") && statuses[other] != schemas.StatusPass && statuses[other] != schemas.StatusSkip {
+			ids = append(ids, other)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	sort.Strings(ids)
+	return reasons[ids[0]].first
 }
