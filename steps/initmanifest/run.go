@@ -69,7 +69,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := co.Tree("source")
+	tree, err := co.Tree(checkout.ResultSource)
 	if err != nil {
 		return nil, err
 	}
