@@ -3,13 +3,16 @@ package initmanifest
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/steps/toolchain"
 )
 
 // DetectPreset names the bundled preset for a source tree from the files
@@ -55,7 +58,13 @@ func HostToolchain(ctx context.Context, preset string) (string, error) {
 		}
 		return strings.TrimSpace(string(out)), nil
 	case "cargo":
-		out, err := exec.CommandContext(ctx, "rustc", "--version").Output()
+		// The rustc the steps run, which is not always the first on this
+		// process's PATH (a rustup install in ~/.cargo/bin).
+		rustc, err := lookPath("rustc", toolchain.HostPath())
+		if err != nil {
+			return "", err
+		}
+		out, err := exec.CommandContext(ctx, rustc, "--version").Output()
 		if err != nil {
 			return "", fmt.Errorf("rustc --version: %v", err)
 		}
@@ -65,6 +74,17 @@ func HostToolchain(ctx context.Context, preset string) (string, error) {
 		return "", fmt.Errorf("rustc --version: cannot read %q", strings.TrimSpace(string(out)))
 	}
 	return "", nil
+}
+
+// lookPath finds name in the directories of path.
+func lookPath(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s not found in %s", name, path)
 }
 
 var rustcVersion = regexp.MustCompile(`^rustc ([0-9]+\.[0-9]+\.[0-9]+)`)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -69,7 +70,7 @@ func add(out map[string]testOutput, id, text string) {
 			continue
 		}
 		if msg, ok := strings.CutPrefix(line, "panic: "); ok && !strings.HasPrefix(msg, "test timed out") && o.panic == "" {
-			o.panic = strings.TrimSuffix(msg, " [recovered]")
+			o.panic = recovered.ReplaceAllString(msg, "")
 		} else if strings.HasPrefix(line, "fatal error: ") && o.panic == "" {
 			o.panic = line
 		}
@@ -79,6 +80,10 @@ func add(out map[string]testOutput, id, text string) {
 	}
 	out[id] = o
 }
+
+// recovered is the note the testing package adds to a panic it re-raises
+// ("[recovered]", "[recovered, repanicked]" since Go 1.25).
+var recovered = regexp.MustCompile(`\s*\[recovered[^\]]*\]$`)
 
 // isFraming tells the lines go test and test2json write around a test's
 // own output.

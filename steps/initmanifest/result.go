@@ -92,7 +92,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 		case d.Lines == 0:
 			fmt.Fprintf(tw, "  %s\t0 lines\t→ not proposed\n", d.Direction)
 		default:
-			fmt.Fprintf(tw, "  %s\t%d lines in %d regions (%d files)\t→ migrate\n", d.Direction, d.Lines, d.Regions, d.Files)
+			fmt.Fprintf(tw, "  %s\t%s in %s (%s)\t→ migrate\n", d.Direction, count(d.Lines, "line"), count(d.Regions, "region"), count(d.Files, "file"))
 		}
 	}
 	tw.Flush()
@@ -145,4 +145,11 @@ func writeSkips(w io.Writer, skips map[string][]Skip) {
 		}
 	}
 	tw.Flush()
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -65,7 +65,7 @@ func TestProposeSkips(t *testing.T) {
 		name:    "a panicking subtest: its parent is skipped, as panicked",
 		linux:   results(pkg+"/TestP", "pass", pkg+"/TestP/a", "pass"),
 		windows: results(pkg+"/TestP", "error", pkg+"/TestP/a", "error"),
-		winLog:  events(pkg, [2]string{"TestP/a", "panic: nil map\n"}),
+		winLog:  events(pkg, [2]string{"TestP/a", "panic: nil map [recovered, repanicked]\n"}),
 		style:   "go",
 		want:    map[string][]Skip{"windows": {{Test: "TestP", Reason: "panicked: nil map"}}},
 	}, {
