@@ -77,6 +77,9 @@ func newInitCommand(g *globals) *cobra.Command {
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it over path, so an interrupted init never leaves half a manifest.
 func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err

@@ -52,8 +52,8 @@ func TestProposeSkips(t *testing.T) {
 		windows: results(pkg+"/TestDir", "fail", pkg+"/TestDir/apple", "pass", pkg+"/TestDir/win", "fail"),
 		winLog: events(pkg, [2]string{"TestDir", "--- FAIL: TestDir (0.00s)\n"}, [2]string{"TestDir/apple", "    dir_test.go:20: a passing subtest's log\n"},
 			[2]string{"TestDir/win", "    dir_test.go:40: no APPDATA\n"}),
-		style:   "go",
-		want:    map[string][]Skip{"windows": {{Test: "TestDir", Reason: "dir_test.go:40: no APPDATA"}}},
+		style: "go",
+		want:  map[string][]Skip{"windows": {{Test: "TestDir", Reason: "dir_test.go:40: no APPDATA"}}},
 	}, {
 		name:    "a panic is proposed even when the test fails on the other side; tests that died with it are not",
 		linux:   results(pkg+"/TestBoom", "fail", pkg+"/TestWaiting", "pass", pkg+"/TestAfter", "pass"),
