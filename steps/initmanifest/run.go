@@ -94,7 +94,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if len(first.runs) < 2 {
-		return nil, fmt.Errorf("init compares two platforms; the %s preset gives %d here", m.Preset, len(first.runs))
+		if len(res.Problems) > 0 {
+			return nil, fmt.Errorf("no first look: %s", strings.Join(res.Problems, "; "))
+		}
+		return nil, fmt.Errorf("init compares two platforms' runs; %d ran here (the %s preset's platforms, less those --platform leaves out)", len(first.runs), m.Preset)
 	}
 	m.Migrate = first.directions()
 	res.First = first.summary()
