@@ -111,7 +111,7 @@ func (r *Result) WriteSummary(w io.Writer) {
 func writeRuns(w io.Writer, runs []RunSummary) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range runs {
-		fmt.Fprintf(tw, "  %s\t%d tests: %s\n", r.Platform, r.Tests, statusCounts(r.Statuses))
+		fmt.Fprintf(tw, "  %s\t%s: %s\n", r.Platform, count(r.Tests, "test"), statusCounts(r.Statuses))
 	}
 	tw.Flush()
 }

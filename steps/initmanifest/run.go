@@ -48,23 +48,34 @@ type Options struct {
 
 // Run looks at the source and returns the manifest to write and what was
 // found. The manifest is nil when the repository is not worth one (and
-// Force is off); Result.Summary says why.
+// Force is off); Result.WriteSummary says why.
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	file, err := manifestFile(opts.Out, opts.Source.Name())
 	if err != nil {
 		return nil, err
 	}
-	src := opts.Source
-	if src.Kind == KindPath && opts.Out != "" {
-		src.Value = relativeTo(filepath.Dir(file), src.Value)
+	r := &runner{opts: opts, file: file, res: &Result{Source: opts.Source}}
+	m, err := r.prepare(ctx)
+	if err != nil {
+		return nil, err
 	}
-	res := &Result{Source: opts.Source}
-	r := &runner{opts: opts, file: file, res: res}
+	first, final, err := r.firstLook(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(m, first, final)
+}
 
-	// The checkout comes first: the tree says which preset the others
-	// need, and its provenance pins the source. Its key depends on the
-	// source block only, so any preset compiles it.
-	m := &Manifest{Name: opts.Source.Name(), Preset: "go", Source: src, Migrate: []string{"windows->linux", "linux->windows"}}
+// prepare checks the source out and composes the manifest's head: name,
+// preset (from the tree), pinned source, toolchain. The checkout comes
+// first because the tree says which preset the other steps need; its key
+// depends on the source block only, so any preset compiles it.
+func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
+	src := r.opts.Source
+	if src.Kind == KindPath && r.opts.Out != "" {
+		src.Value = relativeTo(filepath.Dir(r.file), src.Value)
+	}
+	m := &Manifest{Name: r.opts.Source.Name(), Preset: "go", Source: src, Migrate: []string{"windows->linux", "linux->windows"}}
 	co, err := r.checkout(ctx, m)
 	if err != nil {
 		return nil, err
@@ -79,45 +90,50 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err := pin(&m.Source, co); err != nil {
 		return nil, err
 	}
-	m.Toolchain = opts.Toolchain
-	if m.Toolchain == "" {
+	if m.Toolchain = r.opts.Toolchain; m.Toolchain == "" {
 		if m.Toolchain, err = HostToolchain(ctx, m.Preset); err != nil {
 			return nil, fmt.Errorf("choosing a toolchain for the %s preset (or pass --toolchain): %v", m.Preset, err)
 		}
 	}
-	res.Name, res.Preset = m.Name, m.Preset
+	r.res.Name, r.res.Preset = m.Name, m.Preset
+	return m, nil
+}
 
-	// The first look: one run per platform, both directions.
+// firstLook runs the suites once per platform with both directions, and
+// proposes skips; with Rerun, it runs them again with the skips applied.
+// final is the look the manifest is judged on.
+func (r *runner) firstLook(ctx context.Context, m *Manifest) (first, final *look, err error) {
 	m.FlakyRuns = 1
-	first, err := r.look(ctx, m)
-	if err != nil {
-		return nil, err
+	if first, err = r.look(ctx, m); err != nil {
+		return nil, nil, err
 	}
 	if len(first.runs) < 2 {
-		if len(res.Problems) > 0 {
-			return nil, fmt.Errorf("no first look: %s", strings.Join(res.Problems, "; "))
+		if len(r.res.Problems) > 0 {
+			return nil, nil, fmt.Errorf("no first look: %s", strings.Join(r.res.Problems, "; "))
 		}
-		return nil, fmt.Errorf("init compares two platforms' runs; %d ran here (the %s preset's platforms, less those --platform leaves out)", len(first.runs), m.Preset)
+		return nil, nil, fmt.Errorf("init compares two platforms' runs; %d ran here (the %s preset's platforms, less those --platform leaves out)", len(first.runs), m.Preset)
 	}
 	m.Migrate = first.directions()
-	res.First = first.summary()
+	r.res.First = first.summary()
 	m.Skips = ProposeSkips(first.runs)
-	res.Skips = m.Skips
-	final := first
-	if len(m.Skips) > 0 && opts.Rerun {
-		again, err := r.look(ctx, m)
-		if err != nil {
-			return nil, err
+	r.res.Skips = m.Skips
+	final = first
+	if len(m.Skips) > 0 && r.opts.Rerun {
+		if final, err = r.look(ctx, m); err != nil {
+			return nil, nil, err
 		}
-		res.Again = again.summary()
-		res.StillOneSided = ProposeSkips(again.runs)
-		final = again
+		r.res.Again = final.summary()
+		r.res.StillOneSided = ProposeSkips(final.runs)
 	}
-	res.Directions = final.diffs
+	r.res.Directions = final.diffs
+	return first, final, nil
+}
 
-	// What is written: the directions with one-sided lines, the default
-	// number of runs (flake quarantine reruns the suite; those runs are
-	// new steps, the first run is the one made here).
+// finish decides what is written: the directions with one-sided lines and
+// the default number of runs (flake quarantine reruns the suite; those
+// runs are new steps, the first is the one made here).
+func (r *runner) finish(m *Manifest, first, final *look) (*Result, error) {
+	res := r.res
 	m.FlakyRuns = 0
 	m.Migrate = nil
 	for _, d := range final.diffs {
@@ -131,16 +147,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Worth = len(m.Migrate) > 0
 	if !res.Worth {
-		if !opts.Force {
+		if !r.opts.Force {
 			return res, nil
 		}
+		// A manifest needs a direction; with none worth it, both are kept
+		// and the comment says so (the build then finds no candidate).
 		m.Migrate = first.directions()
 		m.Comment = append(m.Comment, "Not worth a manifest: no line runs on one platform only (kept by --force).")
 	}
 	res.Manifest = m
 	res.Text = m.Text()
 	// The text must load as written; a mistake here is init's, and says so.
-	if _, diags := manifests.LoadSource(file, res.Text, manifests.LoadOptions{Known: opts.Known}); diags.HasErrors() {
+	if _, diags := manifests.LoadSource(r.file, res.Text, manifests.LoadOptions{Known: r.opts.Known}); diags.HasErrors() {
 		return nil, fmt.Errorf("osbench init wrote a manifest that does not load: %v", diags)
 	}
 	return res, nil
