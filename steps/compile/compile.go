@@ -16,6 +16,7 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/taskbuild"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
 )
@@ -62,7 +63,7 @@ type compiler struct {
 	executors    map[string]executors.Executor
 	probers      map[string]*toolchain.Prober // by user
 	sources      map[string][]byte            // manifest file → bytes, for manifest digests
-	tasks        []string                     // task step IDs, gathered by the tasks step
+	tasks        []taskbuild.Instance         // the task steps, gathered by the tasks step
 }
 
 func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {

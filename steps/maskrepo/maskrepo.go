@@ -49,7 +49,15 @@ type Record struct {
 	Actions []mask.Action `json:"actions"`
 	// Regions are the verified regions that were masked.
 	Regions []schemas.VerifiedRegion `json:"regions"`
+	// Rejected are verified regions left unmasked because their
+	// placeholder would change a line the source platform executed, or
+	// would change nothing (preserve.go).
+	Rejected []Rejected `json:"rejected,omitempty"`
 }
+
+// InputSourceCoverage is the source platform's coverage (coverage.json of
+// the covimport step): the lines a mask must not touch.
+const InputSourceCoverage = "source_coverage"
 
 // Config is the mask step's configuration. The build check runs on the
 // target platform's toolchain and executor.
@@ -74,8 +82,10 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "2" }
+func (kind) Name() string { return Kind }
+
+// Version 3: source preservation from coverage, no-op masks rejected.
+func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -98,15 +108,27 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	cov, err := rc.Input(InputSourceCoverage)
+	if err != nil {
+		return err
+	}
+	var sourceCoverage schemas.Coverage
+	if err := cov.DecodeJSON("coverage.json", &sourceCoverage); err != nil {
+		return err
+	}
+	ran := newExecutedLines(sourceCoverage)
 	kept := verified.Kept()
-	rec := Record{Masker: cfg.Masker, Regions: kept}
+	rec := Record{Masker: cfg.Masker}
+	// Masking each region alone is cheap for the rules; a language model
+	// is asked once per file, and alone only when the file breaks a rule.
+	soloPass := cfg.Masker == "" || cfg.Masker == "rules"
 	for _, coarse := range []bool{false, true} {
 		repo := filepath.Join(rc.WorkDir, fmt.Sprintf("repo-%v", coarse))
 		if err := src.Materialize("source", repo); err != nil {
 			return err
 		}
 		rec.Coarse = coarse
-		if rec.Files, rec.Actions, err = maskFiles(ctx, m, repo, kept, coarse); err != nil {
+		if rec.Files, rec.Actions, rec.Regions, rec.Rejected, err = maskFiles(ctx, m, soloPass, repo, kept, coarse, ran); err != nil {
 			return err
 		}
 		if cfg.Check == nil {
@@ -136,6 +158,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 
 func finish(rc *engine.RunContext, rec Record) error {
 	label := fmt.Sprintf("%d regions in %d files masked", len(rec.Regions), len(rec.Files))
+	if len(rec.Rejected) > 0 {
+		label += fmt.Sprintf(", %d rejected", len(rec.Rejected))
+	}
 	if rec.Coarse {
 		label += " (coarse)"
 	}
@@ -149,11 +174,16 @@ func finish(rc *engine.RunContext, rec Record) error {
 	if rec.Files == nil {
 		rec.Files = []string{}
 	}
+	if rec.Regions == nil {
+		rec.Regions = []schemas.VerifiedRegion{}
+	}
 	return rc.PutJSON("mask.json", rec)
 }
 
-// maskFiles rewrites, in repo, every file that has kept regions.
-func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schemas.VerifiedRegion, coarse bool) ([]string, []mask.Action, error) {
+// maskFiles rewrites, in repo, every file that has kept regions, keeping
+// every line the source platform executed (preserve.go). It returns the
+// files changed, the actions, the regions masked and those rejected.
+func maskFiles(ctx context.Context, m mask.Masker, soloPass bool, repo string, regions []schemas.VerifiedRegion, coarse bool, ran executedLines) ([]string, []mask.Action, []schemas.VerifiedRegion, []Rejected, error) {
 	byFile := map[string][]schemas.VerifiedRegion{}
 	for _, r := range regions {
 		byFile[r.File] = append(byFile[r.File], r)
@@ -163,28 +193,39 @@ func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schema
 		files = append(files, f)
 	}
 	sort.Strings(files)
-	var actions []mask.Action
+	var (
+		changed  []string
+		actions  []mask.Action
+		masked   []schemas.VerifiedRegion
+		rejected []Rejected
+	)
 	for _, f := range files {
 		p := filepath.Join(repo, filepath.FromSlash(f))
 		content, err := os.ReadFile(p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		out, err := m.Mask(ctx, mask.Input{Path: f, Source: content, Regions: byFile[f], Coarse: coarse})
+		out, acts, kept, rej, err := maskPreserving(ctx, m, f, content, byFile[f], coarse, soloPass, ran[f])
 		if err != nil {
 			// The rules masker's errors already name the file; others'
 			// may not.
 			if !strings.HasPrefix(err.Error(), "mask "+f+":") {
 				err = fmt.Errorf("mask %s: %w", f, err)
 			}
-			return nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		if err := os.WriteFile(p, out.Source, 0o644); err != nil {
-			return nil, nil, err
+		rejected = append(rejected, rej...)
+		if len(kept) == 0 {
+			continue
 		}
-		actions = append(actions, out.Actions...)
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			return nil, nil, nil, nil, err
+		}
+		changed = append(changed, f)
+		actions = append(actions, acts...)
+		masked = append(masked, kept...)
 	}
-	return files, actions, nil
+	return changed, actions, masked, rejected, nil
 }
 
 // buildCheck runs the check command for the target on a copy of repo: a

@@ -64,7 +64,9 @@ type kind struct{}
 func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+// Version 2: the Go rules count early-return guards and no longer take
+// identifiers every OS has (syscall.EPERM) for platform evidence.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
