@@ -53,6 +53,9 @@ func ProposeSkips(runs []PlatformRun) map[string][]Skip {
 		var ranks []int
 		for _, id := range ids {
 			name := skipName(id, r.SkipStyle)
+			if name == "" {
+				continue // a whole package crashed before its tests: no skip flag names it
+			}
 			reason, rank := reasonFor(id, byPlatform[r.Platform], r.Platform, otherPlatform(r.Platform, runs), reasons)
 			if i, ok := seen[name]; ok {
 				// A parent and its subtests share one entry; the most telling
@@ -128,8 +131,9 @@ func packageOf(id string) string {
 }
 
 // skipName is the entry a skip list takes for a test ID: the top-level
-// test for the go style, else the ID's last element (what osbench's
-// runners match, see testrun's markSkipped).
+// test for the go style ("" for a package-level result, which no -skip
+// names), else the ID's last element (what osbench's runners match, see
+// testrun's markSkipped).
 func skipName(id, style string) string {
 	parts := strings.Split(id, "/")
 	if style == "go" {
@@ -138,6 +142,7 @@ func skipName(id, style string) string {
 				return p
 			}
 		}
+		return ""
 	}
 	return parts[len(parts)-1]
 }

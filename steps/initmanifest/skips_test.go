@@ -76,6 +76,12 @@ func TestProposeSkips(t *testing.T) {
 		want: map[string][]Skip{"windows": {
 			{Test: "a", Reason: "crashed (the test binary died)"}, {Test: "b", Reason: "crashed (the test binary died)"}}},
 	}, {
+		name:    "a package that crashes before its tests is not a skip entry",
+		linux:   results(pkg+"/sub", "pass", pkg+"/sub/TestA", "pass"),
+		windows: results(pkg+"/sub", "error"),
+		style:   "go",
+		want:    map[string][]Skip{},
+	}, {
 		name:    "a timeout on one side",
 		linux:   results(pkg+"/TestLock", "pass"),
 		windows: results(pkg+"/TestLock", "timeout"),
