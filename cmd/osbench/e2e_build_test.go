@@ -538,3 +538,27 @@ func TestTasksFromTheExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyCacheOnExamples runs every Linux hit of the example corpus
+// again and compares results (build --verify-cache): a step whose results
+// depend on anything outside its key shows up here.
+func TestVerifyCacheOnExamples(t *testing.T) {
+	requireCorpus(t)
+	dir := reachableTempDir(t)
+	cacheDir := filepath.Join(dir, "cache")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	examples := filepath.Join(dir, "examples")
+	if err := copyExamples(examples); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runOsbench(t, cacheDir, "--platform", "linux", "build", "--verify-cache", examples)
+	if code != 0 || !strings.Contains(stdout, ", 0 gave other results") || strings.Contains(stderr, "NONDETERMINISTIC") {
+		t.Fatalf("verify-cache: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var n int
+	if _, err := fmt.Sscanf(lastLine(stdout), "verify-cache: %d hits run again", &n); err != nil || n < 10 {
+		t.Errorf("verify-cache reran %d hits (%v), want every Linux step of the examples", n, err)
+	}
+}

@@ -56,7 +56,7 @@ func newRootCommand() *cobra.Command {
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	root.AddCommand(
-		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g),
+		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
 		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g),
 	)

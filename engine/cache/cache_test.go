@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -116,6 +117,27 @@ func TestTreeRejectsEscapingPaths(t *testing.T) {
 		if err := c.Materialize(d, t.TempDir()); err == nil {
 			t.Errorf("path %q was materialized", p)
 		}
+	}
+}
+
+// A tree whose entry lies below one of its links would write through the
+// link, wherever it points: refused before anything is written.
+func TestTreeRejectsEntriesBelowALink(t *testing.T) {
+	c := open(t)
+	outside := t.TempDir()
+	target, _ := c.PutBytes([]byte(outside))
+	blob, _ := c.PutBytes([]byte("x"))
+	tr := Tree{Entries: []TreeEntry{
+		{Path: "a/link", Mode: fs.ModeSymlink | 0o777, Digest: target, Size: int64(len(outside))},
+		{Path: "a/link/evil", Mode: 0o644, Digest: blob, Size: 1},
+	}}
+	d, _ := c.PutBytes(tr.Encode())
+	err := c.Materialize(d, t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "below the symbolic link") {
+		t.Errorf("Materialize: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "evil")); err == nil {
+		t.Errorf("a file was written through the link")
 	}
 }
 

@@ -80,12 +80,16 @@ func (c *Cache) PutReader(r io.Reader) (Digest, int64, error) {
 		return "", 0, err
 	}
 	defer os.Remove(f.Name())
-	defer f.Close()
 	hr := newHashingReader(r)
-	if _, err := io.Copy(f, hr); err != nil {
-		return "", 0, err
+	_, err = io.Copy(f, hr)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
+	// Closed before the rename: Windows refuses to rename an open file.
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", 0, err
 	}
 	d := hr.digest()

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,12 +40,15 @@ type Record struct {
 	Masker string `json:"masker"`
 	// Coarse is true when the fine-grained mask broke the target build and
 	// whole function bodies were masked instead.
-	Coarse bool   `json:"coarse"`
-	Builds *bool  `json:"builds,omitempty"` // nil: the step has no build check
-	Log    string `json:"build_log,omitempty"`
-	// FineLog is the end of the failed check of the fine-grained mask, when
-	// the coarse retry ran: why the retry was needed.
-	FineLog string        `json:"fine_build_log,omitempty"`
+	Coarse bool  `json:"coarse"`
+	Builds *bool `json:"builds,omitempty"` // nil: the step has no build check
+	// Log is the end of the build check's output, and FineLog that of the
+	// failed check of the fine-grained mask when the coarse retry ran (why
+	// the retry was needed). Both are side artifacts (SideBuildLog,
+	// SideFineBuildLog), never part of mask.json: a parallel build's lines
+	// come in a different order each time, and a result must not.
+	Log     string        `json:"-"`
+	FineLog string        `json:"-"`
 	Files   []string      `json:"files"`
 	Actions []mask.Action `json:"actions"`
 	// Regions are the verified regions that were masked.
@@ -54,6 +58,12 @@ type Record struct {
 	// would change nothing (preserve.go).
 	Rejected []Rejected `json:"rejected,omitempty"`
 }
+
+// The side artifacts of the mask step: the build checks' logs.
+const (
+	SideBuildLog     = "build.log"
+	SideFineBuildLog = "fine-build.log"
+)
 
 // InputSourceCoverage is the source platform's coverage (coverage.json of
 // the covimport step): the lines a mask must not touch.
@@ -76,6 +86,9 @@ type Config struct {
 	Check *testrun.Command `json:"check,omitempty"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
+	// LMPrompt is the version of the prompt the model is asked with
+	// (lm.MaskPromptVersion); it is configuration so that a new prompt reruns the step.
+	LMPrompt string `json:"lm_prompt,omitempty"`
 }
 
 type kind struct{}
@@ -177,6 +190,19 @@ func finish(rc *engine.RunContext, rec Record) error {
 	if rec.Regions == nil {
 		rec.Regions = []schemas.VerifiedRegion{}
 	}
+	for name, log := range map[string]string{SideBuildLog: rec.Log, SideFineBuildLog: rec.FineLog} {
+		if log == "" {
+			continue
+		}
+		w, err := rc.SideWriter(name)
+		if err != nil {
+			return err
+		}
+		io.WriteString(w, log)
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
 	return rc.PutJSON("mask.json", rec)
 }
 
@@ -207,12 +233,17 @@ func maskFiles(ctx context.Context, m mask.Masker, soloPass bool, repo string, r
 		}
 		out, acts, kept, rej, err := maskPreserving(ctx, m, f, content, byFile[f], coarse, soloPass, ran[f])
 		if err != nil {
-			// The rules masker's errors already name the file; others'
-			// may not.
-			if !strings.HasPrefix(err.Error(), "mask "+f+":") {
-				err = fmt.Errorf("mask %s: %w", f, err)
+			if ctx.Err() != nil {
+				return nil, nil, nil, nil, ctx.Err()
 			}
-			return nil, nil, nil, nil, err
+			// One file the masker cannot handle (edits that overlap, a
+			// parse it cannot make) costs that file's regions, never the
+			// direction: the other files are still masked.
+			why := strings.TrimPrefix(err.Error(), "mask "+f+": ")
+			for _, r := range byFile[f] {
+				rejected = append(rejected, Rejected{Region: r, Reason: "the masker could not mask this file: " + why})
+			}
+			continue
 		}
 		rejected = append(rejected, rej...)
 		if len(kept) == 0 {

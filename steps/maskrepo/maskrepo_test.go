@@ -1,6 +1,7 @@
 package maskrepo
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -91,7 +92,7 @@ func runMaskWith(t *testing.T, dir string, regions windowsRegions, sourceCoverag
 			Exports: []engine.Export{{Output: "mask.json", Path: "mask.json"}, {Output: "source", Path: "masked"}},
 		},
 	}
-	_, _, out := enginetest.Build(t, steps...)
+	rep, e, out := enginetest.Build(t, steps...)
 	b, err := os.ReadFile(filepath.Join(out, "mask.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +100,19 @@ func runMaskWith(t *testing.T, dir string, regions windowsRegions, sourceCoverag
 	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
 		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("build_log")) {
+		t.Errorf("mask.json holds a build log; logs are side artifacts")
+	}
+	a, err := e.Artifacts(rep.Step("r/linux-to-windows/mask"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := a.Side(SideBuildLog); err == nil {
+		rec.Log = string(log)
+	}
+	if log, err := a.Side(SideFineBuildLog); err == nil {
+		rec.FineLog = string(log)
 	}
 	return rec, filepath.Join(out, "masked")
 }
@@ -182,7 +196,9 @@ func TestSourcePreservation(t *testing.T) {
 	ran := schemas.Coverage{Repository: "r", Platform: "linux", Format: "go-coverprofile", Files: []schemas.FileCoverage{
 		{Path: "shared.go", Executed: []int{15, 18, 23, 28}, Instrumented: []int{15, 16, 18, 23, 28}},
 	}}
-	rec, masked := runMaskWith(t, filepath.Join("testdata", "shared"), windowsRegions{"shared.go": {{16, 16}, {23, 23}, {28, 28}}}, ran, "go", nil)
+	// A region in a test file is one the masker refuses: that costs its
+	// own file's regions, not the step.
+	rec, masked := runMaskWith(t, filepath.Join("testdata", "shared"), windowsRegions{"shared.go": {{16, 16}, {23, 23}, {28, 28}}, "shared_test.go": {{7, 7}}}, ran, "go", nil)
 	if len(rec.Regions) != 1 || rec.Regions[0].Start != 16 {
 		t.Errorf("masked regions = %+v, want only 16-16", rec.Regions)
 	}
@@ -195,6 +211,9 @@ func TestSourcePreservation(t *testing.T) {
 	}
 	if !strings.Contains(reasons[28], "no-op") {
 		t.Errorf("region 28 rejection: %q", reasons[28])
+	}
+	if !strings.Contains(reasons[7], "the masker could not mask this file: test files are never masked") {
+		t.Errorf("region in the test file: %q", reasons[7])
 	}
 	src, err := os.ReadFile(filepath.Join(masked, "shared.go"))
 	if err != nil {

@@ -24,6 +24,23 @@ func applyOutcome(results []schemas.TestResult, res executors.Result) []schemas.
 	return results
 }
 
+// noTestsReported decides a run that reported no test: a suite that hung
+// before reporting anything is a measured result (a hung placeholder, a
+// hung patch: one SuiteTimeoutID timeout), not a failed step; a command
+// that failed otherwise without a word is an error (no evidence its suite
+// ran); a clean exit with no tests is an empty result.
+func noTestsReported(results []schemas.TestResult, res executors.Result) ([]schemas.TestResult, error) {
+	switch {
+	case len(results) > 0:
+		return results, nil
+	case res.TimedOut:
+		return []schemas.TestResult{{ID: SuiteTimeoutID, Status: schemas.StatusTimeout}}, nil
+	case res.ExitCode != 0:
+		return nil, fmt.Errorf("test command exited %d and reported no test", res.ExitCode)
+	}
+	return results, nil
+}
+
 // markSkipped reports tests the manifest leaves out on this platform as
 // skip, so a later stage sees them rather than a hole.
 func markSkipped(results []schemas.TestResult, expected, skip []string) []schemas.TestResult {

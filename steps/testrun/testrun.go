@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -31,6 +30,11 @@ const Kind = "test"
 // RunVar is the environment variable that tells a test suite which of the
 // repeated runs it is (1, 2, ...).
 const RunVar = "OSBENCH_RUN"
+
+// SuiteTimeoutID is the one result of a run that timed out before it
+// reported any test (and whose tests osbench could not list beforehand):
+// no real test has this id, so every required test is missing.
+const SuiteTimeoutID = "(suite)"
 
 // WorkToken replaces the absolute work directory in raw coverage files, so
 // the same run in another directory gives the same bytes (and digest).
@@ -121,8 +125,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var stdout bytes.Buffer
-	run := func(c Command, out *bytes.Buffer) (executors.Result, error) {
+	run := func(c Command, out io.Writer) (executors.Result, error) {
 		argv, err := c.argv()
 		if err != nil {
 			return executors.Result{}, err
@@ -139,7 +142,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		})
 	}
 
-	expected, err := expectedTests(cfg.Language, repo, cfg.Platform)
+	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
 	}
@@ -164,29 +167,32 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	var testRes executors.Result
 	if buildOK {
-		testRes, err = run(cfg.Test, &stdout)
+		opts := parsers.Options{Expected: expected}
+		if cfg.Regex != nil {
+			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
+		}
+		// The parser reads the output while the tests write it, so memory
+		// stays bounded however much a suite prints.
+		parsed := streamParse(parser, opts)
+		testRes, err = run(cfg.Test, parsed)
+		parseResults, parseErr := parsed.finish()
 		if err != nil {
 			logw.Close()
 			return err
 		}
 		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
-		opts := parsers.Options{Expected: expected}
-		if cfg.Regex != nil {
-			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
-		}
-		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), opts)
-		if err != nil {
+		if parseErr != nil {
 			logw.Close()
-			return fmt.Errorf("parse %s output: %w", cfg.Parser, err)
+			return fmt.Errorf("parse %s output: %w", cfg.Parser, parseErr)
 		}
-		results = applyOutcome(results, testRes)
+		results = applyOutcome(parseResults, testRes)
 	}
 	results = markSkipped(results, expected, cfg.Skip)
 	if err := logw.Close(); err != nil {
 		return err
 	}
-	if len(results) == 0 && testRes.ExitCode != 0 {
-		return fmt.Errorf("test command exited %d and reported no test; see the log (osbench explain %s)", testRes.ExitCode, rc.Step.ID)
+	if results, err = noTestsReported(results, testRes); err != nil {
+		return fmt.Errorf("%v; see the log (osbench logs %s)", err, rc.Step.ID)
 	}
 
 	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results}
@@ -198,10 +204,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(summarize(results))
 	if cfg.Coverage != "" {
-		raw, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(cfg.Coverage)))
-		if errors.Is(err, os.ErrNotExist) {
+		raw, err := readUntrusted(repo, cfg.Coverage)
+		switch {
+		case isMissing(err):
 			raw = nil // no coverage written (e.g. build failed): an empty profile
-		} else if err != nil {
+		case errors.Is(err, errNotRegular):
+			// Planted by the tested code: no coverage, and a note for people.
+			rc.Log.Warn().Str("coverage", cfg.Coverage).Msg("coverage path is not a regular file; recorded as no coverage")
+			raw = nil
+		case err != nil:
 			return err
 		}
 		if err := rc.PutBytes("coverage.raw", replaceWorkDir(raw, repo)); err != nil {

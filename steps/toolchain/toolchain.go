@@ -115,7 +115,8 @@ func NewExecutor(rc *engine.RunContext, name string) (executors.Executor, error)
 // (the go command fetches it from the module proxy once, into the shared
 // module cache); GOCACHE is per toolchain and platform so builds stay
 // incremental across runs without ever entering a key; GOPATH is private to
-// the run. Host settings for reaching the module proxy pass through.
+// the run; GOENV is off, so no user's go env file applies. Host settings for
+// reaching the module proxy pass through.
 func Env(rc *engine.RunContext, language, version, platform string) (env, writable []string, err error) {
 	env = baseEnv()
 	if language != "go" {
@@ -137,6 +138,10 @@ func Env(rc *engine.RunContext, language, version, platform string) (env, writab
 		// Read-write module cache files, so osbench (and gc) can delete them.
 		"GOFLAGS=-modcacherw",
 		"GOTELEMETRY=off",
+		// No go env file: a run with user = "root" has root's real
+		// HOME, whose $HOME/.config/go/env (`go env -w`) would set
+		// GOFLAGS, GOTOOLCHAIN, CGO_ENABLED ... unseen by any key.
+		"GOENV=off",
 	)
 	return env, []string{gocache, modcache}, nil
 }
