@@ -172,6 +172,11 @@ func safe(s string) string {
 	return strings.NewReplacer("/", "_", "\\", "_", "..", "_").Replace(s)
 }
 
+// HostPath is the PATH the steps' commands get (see hostPath), for a
+// caller that must find the same tools they do (osbench init pinning the
+// host's rustc).
+func HostPath() string { return hostPath() }
+
 // hostPath is the PATH commands get: the directory of the host's go command
 // first, then the standard system directories. It is not part of any key:
 // the toolchain fingerprint is.
