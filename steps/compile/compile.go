@@ -13,6 +13,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
@@ -174,16 +175,21 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	}
 	steps := []*engine.Step{tc, test}
 	if p.Coverage != nil {
+		config := []engine.Field{
+			{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
+			{Name: "platform", Value: p.Name},
+			{Name: "format", Value: p.Coverage.Format, Source: at("coverage.format")},
+		}
+		// Version 1 is the absence of the field (as for parsers).
+		if v := coverage.VersionOf(p.Coverage.Format); v != "1" {
+			config = append(config, engine.Field{Name: "importer_version", Value: v})
+		}
 		steps = append(steps, &engine.Step{
 			ID: platformID(r.Name, p.Name, covimport.Kind), Kind: covimport.Kind, Group: r.Name,
 			Env:     map[string]string{"platform": p.Name},
 			Inputs:  []engine.Input{{Name: "test", Step: test.ID}, {Name: "source", Step: checkoutID(r.Name)}},
 			Exports: []engine.Export{{Output: "coverage.json", Path: out + "coverage.json"}},
-			Config: []engine.Field{
-				{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
-				{Name: "platform", Value: p.Name},
-				{Name: "format", Value: p.Coverage.Format, Source: at("coverage.format")},
-			},
+			Config:  config,
 		})
 	}
 	// Repeated runs of the complete repository's suite, for flake

@@ -12,7 +12,9 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/coverage"
 	_ "github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/parsers"
 )
 
 func examples(t *testing.T) *manifests.Set {
@@ -228,5 +230,41 @@ func TestRunLogExports(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("no steps %v", want)
+	}
+}
+
+// A parser's or importer's version is in the key of the steps that use it,
+// and only of those: version 1 adds no field, so the runs of parsers that
+// never changed keep their keys.
+func TestPluginVersionsReachTheKey(t *testing.T) {
+	steps, err := Compile(context.Background(), examples(t), Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	field := func(id, name string) any {
+		for _, s := range steps {
+			if s.ID == id {
+				for _, f := range s.Config {
+					if f.Name == name {
+						return f.Value
+					}
+				}
+				return nil
+			}
+		}
+		t.Fatalf("no step %s", id)
+		return nil
+	}
+	if v := field("pathsep/linux/test", "parser_version"); v != nil {
+		t.Errorf("go-test-json is at version 1, yet its runs carry parser_version %v", v)
+	}
+	if v := field("cpath/linux/coverage", "importer_version"); v != coverage.VersionOf("gcov") || v == "1" {
+		t.Errorf("gcov coverage: importer_version %v, want %s", v, coverage.VersionOf("gcov"))
+	}
+	if v := field("pathsep/linux/coverage", "importer_version"); v != coverage.VersionOf("go-coverprofile") {
+		t.Errorf("go coverage: importer_version %v, want %s", v, coverage.VersionOf("go-coverprofile"))
+	}
+	if parsers.VersionOf("junit") == "1" || parsers.VersionOf("go-test-json") != "1" || parsers.VersionOf("no-such-parser") != "1" {
+		t.Errorf("parser versions: junit %s, go-test-json %s", parsers.VersionOf("junit"), parsers.VersionOf("go-test-json"))
 	}
 }

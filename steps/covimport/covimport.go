@@ -26,6 +26,9 @@ type Config struct {
 	Repository string `json:"repository"`
 	Platform   string `json:"platform"`
 	Format     string `json:"format"`
+	// ImporterVersion is the importer's version (coverage.VersionOf) when
+	// it is not "1".
+	ImporterVersion string `json:"importer_version,omitempty"`
 }
 
 type kind struct{}
@@ -34,11 +37,9 @@ func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string { return Kind }
 
-// Version changes when an importer changes what it gives for a report (2:
-// gcov text with C++ names imports instead of failing, ./-relative
-// coverprofile files are kept, a summary-only llvm-cov export is refused),
-// so no step keeps coverage an older importer gave.
-func (kind) Version() string { return "2" }
+// Version: an importer's changes reach the key through
+// Config.ImporterVersion, so they rerun only that format's imports.
+func (kind) Version() string { return "1" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
