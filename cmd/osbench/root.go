@@ -58,7 +58,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
-		newCacheCommand(g), newSchemaCommand(g),
+		newCacheCommand(g), newSchemaCommand(g), newCorpusCommand(g),
 	)
 	return root
 }

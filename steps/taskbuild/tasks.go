@@ -65,13 +65,8 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var jsonl bytes.Buffer
 	rep := Report{Entries: []ReportEntry{}}
 	for _, o := range outcomes {
-		e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
-			Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
-			Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
-			PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
-		e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+		e := NewReportEntry(o)
 		if o.Task != nil {
-			e.Difficulty = o.Task.Difficulty
 			line, err := json.Marshal(o.Task)
 			if err != nil {
 				return err
@@ -91,6 +86,19 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(fmt.Sprintf("%d tasks, %d rejected", rep.Tasks, rep.Rejected))
 	return rc.PutBytes("build-report.md", []byte(markdown(rep)))
+}
+
+// NewReportEntry is the build report's entry for one task step's outcome.
+func NewReportEntry(o Outcome) ReportEntry {
+	e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
+		Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
+		Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
+		PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
+	e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+	if o.Task != nil {
+		e.Difficulty = o.Task.Difficulty
+	}
+	return e
 }
 
 // markdown renders the report for people.
