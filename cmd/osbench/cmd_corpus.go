@@ -71,16 +71,29 @@ func corpusRepository(r *manifests.Repository) corpusreport.Repository {
 	return out
 }
 
-// sourcePin is how the table names a repository's upstream source.
+// sourcePin is how the table names a repository's upstream source: the
+// version or commit it is pinned to (the digests that verify it are in the
+// manifest and in each task's provenance).
 func sourcePin(s manifests.Source) string {
 	switch {
+	case s.GoModule != "":
+		return s.GoModule
+	case s.Crate != "":
+		return "crate " + s.Crate
+	case s.Debian != "":
+		return "debian " + s.Debian
+	case s.Archive != "":
+		return s.Archive + " sha256:" + short(s.SHA256)
 	case s.Git != "":
-		c := s.Commit
-		if len(c) > 12 {
-			c = c[:12]
-		}
-		return s.Git + "@" + c
+		return s.Git + "@" + short(s.Commit)
 	default:
 		return "path " + filepath.Base(s.Path)
 	}
+}
+
+func short(digest string) string {
+	if len(digest) > 12 {
+		return digest[:12]
+	}
+	return digest
 }
