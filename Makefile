@@ -59,6 +59,7 @@ demo: deps build
 CORPUS_OUT       ?= out/corpus
 CORPUS_MANIFESTS := $(shell find manifests/corpus -name '*.hcl' 2>/dev/null | sort)
 CORPUS_FLAGS     ?=
+CORPUS_NOTE      ?=
 
 corpus: deps build
 	@test -n "$(CORPUS_MANIFESTS)" || { echo "corpus: no manifests under manifests/corpus"; exit 1; }
@@ -70,7 +71,7 @@ corpus: deps build
 	  $(BIN) $(CORPUS_FLAGS) eval --tasks $(CORPUS_OUT)/tasks.jsonl --predictions gold --predictions empty --out $(CORPUS_OUT)/eval || echo "corpus: the evaluation had problems"; \
 	else rm -rf $(CORPUS_OUT)/eval; echo "corpus: no tasks.jsonl, nothing to evaluate"; fi; \
 	$(BIN) corpus $(CORPUS_MANIFESTS) --build $(CORPUS_OUT) --eval $(CORPUS_OUT)/eval \
-	  --wall-time $$(( $$(date +%s) - start ))s --write docs/corpus.md
+	  --wall-time $$(( $$(date +%s) - start ))s --note "$(CORPUS_NOTE)" --write docs/corpus.md
 
 clean:
 	rm -rf bin out

@@ -8,4 +8,11 @@ repository "karrick-godirwalk" {
   toolchain  = "go1.26.8" # Windows: the preset's go1.25.0 (Go 1.26's os.RemoveAll fails under Wine 8)
   migrate    = ["windows->linux", "linux->windows"]
   flaky_runs = 2
+
+  platform "windows" {
+    test {
+      # The shared fixture tree has symlinks, which Wine 8 cannot create; every walk over it fails.
+      skip = ["TestDirent", "TestErrorCallback", "TestReadDirents", "TestScanner", "TestWalkCompatibleWithFilepathWalk", "TestWalkFollowSymbolicLinks", "TestWalkSkipThis"]
+    }
+  }
 }
