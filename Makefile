@@ -54,8 +54,9 @@ demo: deps build
 # any subdirectory): validate, build, evaluate every task's gold and empty
 # patch, then print the corpus table and write it to docs/corpus.md with the
 # wall time. A repository whose steps fail keeps its row with the reason, so
-# a failed build or evaluation does not stop the table; make still fails
-# when the table could not be made.
+# a failed build or evaluation does not stop the table (when a failed step
+# blocked the step that writes tasks.jsonl, the tasks of the task steps that
+# succeeded are evaluated); make fails only when the table cannot be made.
 CORPUS_OUT       ?= out/corpus
 CORPUS_MANIFESTS := $(shell find manifests/corpus -name '*.hcl' 2>/dev/null | sort)
 CORPUS_FLAGS     ?=
@@ -65,11 +66,16 @@ corpus: deps build
 	@test -n "$(CORPUS_MANIFESTS)" || { echo "corpus: no manifests under manifests/corpus"; exit 1; }
 	$(BIN) validate $(CORPUS_MANIFESTS)
 	@start=$$(date +%s); \
-	rm -f $(CORPUS_OUT)/tasks.jsonl $(CORPUS_OUT)/build-report.json $(CORPUS_OUT)/build-report.md; \
+	rm -f $(CORPUS_OUT)/tasks.jsonl $(CORPUS_OUT)/tasks-partial.jsonl $(CORPUS_OUT)/build-report.json $(CORPUS_OUT)/build-report.md; \
 	$(BIN) $(CORPUS_FLAGS) build $(CORPUS_MANIFESTS) --out $(CORPUS_OUT) || echo "corpus: the build had failures (listed in the table)"; \
-	if [ -s $(CORPUS_OUT)/tasks.jsonl ]; then \
-	  $(BIN) $(CORPUS_FLAGS) eval --tasks $(CORPUS_OUT)/tasks.jsonl --predictions gold --predictions empty --out $(CORPUS_OUT)/eval || echo "corpus: the evaluation had problems"; \
-	else rm -rf $(CORPUS_OUT)/eval; echo "corpus: no tasks.jsonl, nothing to evaluate"; fi; \
+	tasks=$(CORPUS_OUT)/tasks.jsonl; \
+	if [ ! -e $$tasks ]; then \
+	  tasks=$(CORPUS_OUT)/tasks-partial.jsonl; \
+	  $(BIN) corpus --build $(CORPUS_OUT) --partial-tasks $$tasks; \
+	fi; \
+	if [ -s $$tasks ]; then \
+	  $(BIN) $(CORPUS_FLAGS) eval --tasks $$tasks --predictions gold --predictions empty --out $(CORPUS_OUT)/eval || echo "corpus: the evaluation had problems"; \
+	else rm -rf $(CORPUS_OUT)/eval; echo "corpus: no tasks, nothing to evaluate"; fi; \
 	$(BIN) corpus $(CORPUS_MANIFESTS) --build $(CORPUS_OUT) --eval $(CORPUS_OUT)/eval \
 	  --wall-time $$(( $$(date +%s) - start ))s --note "$(CORPUS_NOTE)" --write docs/corpus.md
 

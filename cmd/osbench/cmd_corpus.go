@@ -14,7 +14,7 @@ import (
 )
 
 func newCorpusCommand(g *globals) *cobra.Command {
-	var build, eval, write, note string
+	var build, eval, write, note, partial string
 	var wall time.Duration
 	c := &cobra.Command{
 		Use:   "corpus --build DIR [--eval DIR] [--write FILE] [PATH...]",
@@ -24,10 +24,23 @@ func newCorpusCommand(g *globals) *cobra.Command {
 			"its language and source pin, candidate tasks, validated tasks, rejections with their reasons\n" +
 			"and failed steps, and how many tasks the gold and the empty patch resolved; then totals per\n" +
 			"language and per migration direction. A repository that gave nothing keeps its row.\n" +
-			"--write also writes the table to FILE (docs/corpus.md for `make corpus`).",
+			"--write also writes the table to FILE (docs/corpus.md for `make corpus`).\n" +
+			"--partial-tasks FILE writes, instead of the table, the tasks of the task steps that succeeded,\n" +
+			"for a build whose tasks.jsonl is missing because a failed step blocked the step that gathers them.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if build == "" {
 				return usageError{errors.New("corpus needs --build DIR (the --out of osbench build)")}
+			}
+			if partial != "" {
+				b, n, err := corpusreport.PartialTasks(build)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(partial, b, 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "corpus: %d tasks of the task steps that succeeded, in %s\n", n, partial)
+				return nil
 			}
 			set, err := loadManifests(args, cmd.ErrOrStderr())
 			if err != nil {
@@ -59,6 +72,7 @@ func newCorpusCommand(g *globals) *cobra.Command {
 	f.StringVar(&eval, "eval", "", "output directory of `osbench eval --out` (gold and empty predictions)")
 	f.StringVar(&write, "write", "", "also write the table to this file")
 	f.StringVar(&note, "note", "", "a sentence put under the title (e.g. why the figures are partial)")
+	f.StringVar(&partial, "partial-tasks", "", "write the tasks of the task steps that succeeded to this file (no table)")
 	f.DurationVar(&wall, "wall-time", 0, "how long the corpus run took, to state in the table")
 	return c
 }

@@ -2,6 +2,7 @@ package corpusreport
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -114,5 +115,31 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+func TestPartialTasks(t *testing.T) {
+	b, n, err := PartialTasks(filepath.Join("testdata", "blocked"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock's linux->windows task and dunce's windows->linux one; dunce's
+	// linux->windows task step failed in this build, so its outcome.json
+	// is an older one's, and flock's windows->linux candidate was rejected.
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var task struct {
+			InstanceID string `json:"instance_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &task); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		ids = append(ids, task.InstanceID)
+	}
+	if want := []string{"dunce__windows-to-linux", "flock__linux-to-windows"}; n != 2 || strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Fatalf("PartialTasks = %d tasks %v; want %v", n, ids, want)
+	}
+	if _, _, err := PartialTasks(t.TempDir()); err == nil || !strings.Contains(err.Error(), StepsFile) {
+		t.Fatalf("PartialTasks without a step report = %v; want an error naming %s", err, StepsFile)
 	}
 }

@@ -90,15 +90,27 @@ func readBuildReport(path string) (*taskbuild.Report, error) {
 	return &rep, nil
 }
 
-// readOutcomes reads DIR/tasks/*/outcome.json, keeping the outcomes whose
+// readOutcomes reads DIR/tasks/*/outcome.json, keeping the entries whose
 // task step succeeded in this build (an older file may lie beside them).
 func readOutcomes(buildOut string, steps *engine.Report) ([]taskbuild.ReportEntry, error) {
+	outcomes, err := succeededOutcomes(buildOut, steps)
+	if err != nil {
+		return nil, err
+	}
+	var entries []taskbuild.ReportEntry
+	for _, o := range outcomes {
+		entries = append(entries, taskbuild.NewReportEntry(o))
+	}
+	return entries, nil
+}
+
+func succeededOutcomes(buildOut string, steps *engine.Report) ([]taskbuild.Outcome, error) {
 	paths, err := filepath.Glob(filepath.Join(buildOut, "tasks", "*", "outcome.json"))
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(paths)
-	var entries []taskbuild.ReportEntry
+	var outcomes []taskbuild.Outcome
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -111,8 +123,41 @@ func readOutcomes(buildOut string, steps *engine.Report) ([]taskbuild.ReportEntr
 		// The task step of a repository and direction (steps/compile).
 		id := o.Repository + "/" + o.Source + "-to-" + o.Target + "/" + taskbuild.Kind
 		if succeeded(steps.Step(id)) {
-			entries = append(entries, taskbuild.NewReportEntry(o))
+			outcomes = append(outcomes, o)
 		}
 	}
-	return entries, nil
+	return outcomes, nil
+}
+
+// PartialTasks is, for a build whose tasks step did not run (a failed step
+// of one repository blocks it), what its tasks.jsonl would have held of the
+// task steps that did succeed: the accepted tasks' lines, in instance
+// order, so that they can be evaluated. It needs the build's step report.
+func PartialTasks(buildOut string) ([]byte, int, error) {
+	steps, err := readSteps(filepath.Join(buildOut, StepsFile))
+	if err != nil {
+		return nil, 0, err
+	}
+	if steps == nil {
+		return nil, 0, fmt.Errorf("corpusreport: %s: no %s (written by osbench build --out)", buildOut, StepsFile)
+	}
+	outcomes, err := succeededOutcomes(buildOut, steps)
+	if err != nil {
+		return nil, 0, err
+	}
+	sort.Slice(outcomes, func(i, j int) bool { return outcomes[i].InstanceID < outcomes[j].InstanceID })
+	var b []byte
+	n := 0
+	for _, o := range outcomes {
+		if o.Task == nil {
+			continue
+		}
+		line, err := json.Marshal(o.Task)
+		if err != nil {
+			return nil, 0, err
+		}
+		b = append(append(b, line...), '\n')
+		n++
+	}
+	return b, n, nil
 }
