@@ -8,13 +8,4 @@ repository "alexflint-go-filemutex" {
   toolchain  = "go1.26.8" # Windows: the preset's go1.25.0 (Go 1.26's os.RemoveAll fails under Wine 8)
   migrate    = ["windows->linux", "linux->windows"]
   flaky_runs = 2
-
-  # A masked lock can wait forever: a short timeout makes that a timeout
-  # result (the suite takes well under a minute) instead of the presets' 10m/20m.
-  platform "linux" {
-    test { timeout = "2m" }
-  }
-  platform "windows" {
-    test { timeout = "4m" }
-  }
 }

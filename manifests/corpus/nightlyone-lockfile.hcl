@@ -9,14 +9,8 @@ repository "nightlyone-lockfile" {
   migrate    = ["windows->linux", "linux->windows"]
   flaky_runs = 2
 
-  # A masked lock can wait forever: a short timeout makes that a timeout
-  # result (the suite takes well under a minute) instead of the presets' 10m/20m.
-  platform "linux" {
-    test { timeout = "2m" }
-  }
   platform "windows" {
     test {
-      timeout = "4m"
       # It needs os.Getppid() to be a live process, and under Wine the parent is not.
       skip = ["TestBusy"]
     }
