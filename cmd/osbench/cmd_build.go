@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/steps/corpusreport"
 )
 
 func newBuildCommand(g *globals) *cobra.Command {
@@ -49,6 +52,13 @@ func newBuildCommand(g *globals) *cobra.Command {
 			progress.Done()
 			if rep == nil {
 				return err
+			}
+			if out != "" {
+				// Which steps of this run succeeded, failed and why: what
+				// `osbench corpus` reads beside build-report.json.
+				if werr := writeJSON(filepath.Join(out, corpusreport.StepsFile), rep); werr != nil {
+					return werr
+				}
 			}
 			for _, f := range rep.Failures() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "FAILED %s: %s\n", f.ID, f.Error)
@@ -90,4 +100,21 @@ func newBuildCommand(g *globals) *cobra.Command {
 	c.Flags().StringVar(&out, "out", "", "export results to this directory")
 	c.Flags().BoolVar(&keepGoing, "keep-going", true, "a failing repository does not stop the others")
 	return c
+}
+
+// writeJSON writes v as indented JSON, through a temporary file so a reader
+// never sees half of it.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

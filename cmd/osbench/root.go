@@ -58,7 +58,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
-		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g),
+		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g), newCorpusCommand(g),
 	)
 	return root
 }

@@ -109,21 +109,11 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var jsonl bytes.Buffer
 	rep := Report{Entries: []ReportEntry{}}
 	for _, o := range outcomes {
-		e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
-			Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
-			Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
-			PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
-		e.Dropped = o.Candidates[schemas.LabelFalsePositive]
-		e.Unmasked = len(o.Mask.Rejected)
-		if len(o.Labels.FailToPass) > 0 {
-			e.MaskClass = o.MaskedRun.Class
-			e.FailToPassByAssertion = o.MaskedRun.FailToPassByStatus[schemas.StatusFail]
-		}
+		e := NewReportEntry(o)
 		if why, ok := failed[o.InstanceID]; ok {
 			e.Failed = why
 			rep.Failed++
 		} else if o.Task != nil {
-			e.Difficulty = o.Task.Difficulty
 			line, err := json.Marshal(o.Task)
 			if err != nil {
 				return err
@@ -147,6 +137,24 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(label)
 	return rc.PutBytes("build-report.md", []byte(markdown(rep)))
+}
+
+// NewReportEntry is the build report's entry for one task step's outcome.
+func NewReportEntry(o Outcome) ReportEntry {
+	e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
+		Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
+		Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
+		PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
+	e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+	e.Unmasked = len(o.Mask.Rejected)
+	if len(o.Labels.FailToPass) > 0 {
+		e.MaskClass = o.MaskedRun.Class
+		e.FailToPassByAssertion = o.MaskedRun.FailToPassByStatus[schemas.StatusFail]
+	}
+	if o.Task != nil {
+		e.Difficulty = o.Task.Difficulty
+	}
+	return e
 }
 
 // markdown renders the report for people.

@@ -111,7 +111,7 @@ func NewExecutor(rc *engine.RunContext, name string) (executors.Executor, error)
 }
 
 // Env returns the environment for commands that use the toolchain, and the
-// long-lived directories they write. For Go: GOTOOLCHAIN pins the version
+// long-lived directories they write. For Rust: CARGO_HOME, shared. For Go: GOTOOLCHAIN pins the version
 // (the go command fetches it from the module proxy once, into the shared
 // module cache); GOCACHE is per toolchain and platform so builds stay
 // incremental across runs without ever entering a key; GOPATH is private to
@@ -119,6 +119,18 @@ func NewExecutor(rc *engine.RunContext, name string) (executors.Executor, error)
 // reaching the module proxy pass through.
 func Env(rc *engine.RunContext, language, version, platform string) (env, writable []string, err error) {
 	env = baseEnv()
+	if language == "rust" {
+		// One cargo home for every Rust run: cargo fetches a crate's
+		// dependencies into it (at the versions and checksums its Cargo.lock
+		// pins, so the bytes are those the lock names), and the test runs
+		// read them offline from there. Like GOMODCACHE it is a download
+		// cache, never a key component.
+		home, err := rc.StateDir("cargo", "home")
+		if err != nil {
+			return nil, nil, err
+		}
+		return append(env, "CARGO_HOME="+home), []string{home}, nil
+	}
 	if language != "go" {
 		return env, nil, nil
 	}
