@@ -15,9 +15,10 @@ import (
 type commandInputs struct {
 	Repository   string
 	Platform     string
-	Timeout      string   // as written, e.g. "10m"; "" when none
-	CoverageFile string   // "" when the platform collects no coverage
-	SkipArgs     []string // the runner's flags for the skip list
+	Timeout      string    // as written, e.g. "10m"; "" when none
+	CoverageFile string    // "" when the platform collects no coverage
+	SkipArgs     []string  // the runner's flags for the skip list
+	Params       cty.Value // the object param (params.go); an empty object when none
 	// Unknown marks inputs that could not be computed because of an error
 	// already reported; commands then evaluate to unknown and stay quiet.
 	Unknown bool
@@ -31,6 +32,10 @@ func commandVariables(in commandInputs) map[string]cty.Value {
 	for i, a := range in.SkipArgs {
 		args[i] = cty.StringVal(a)
 	}
+	params := in.Params
+	if params == cty.NilVal {
+		params = cty.EmptyObjectVal
+	}
 	skipArgs := cty.ListValEmpty(cty.String)
 	if len(args) > 0 {
 		skipArgs = cty.ListVal(args)
@@ -41,6 +46,7 @@ func commandVariables(in commandInputs) map[string]cty.Value {
 		"timeout":       cty.StringVal(in.Timeout),
 		"coverage_file": cty.StringVal(in.CoverageFile),
 		"skip_args":     skipArgs,
+		"param":         params,
 	}
 }
 
@@ -53,6 +59,7 @@ func unknownCommandVariables() map[string]cty.Value {
 		"timeout":       cty.UnknownVal(cty.String),
 		"coverage_file": cty.UnknownVal(cty.String),
 		"skip_args":     cty.UnknownVal(cty.List(cty.String)),
+		"param":         cty.DynamicVal,
 	}
 }
 

@@ -56,6 +56,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "lm"},
 	{Name: "user"},
 	{Name: "env"},
+	{Name: "params"},
 }
 
 var repositorySchema = &hcl.BodySchema{
@@ -76,7 +77,7 @@ var sourceSchema = &hcl.BodySchema{
 }
 
 var platformSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}},
+	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}, {Name: "params"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "build"}, {Type: "test"}, {Type: "coverage"}},
 }
 
@@ -110,6 +111,7 @@ type settings struct {
 	LM        *setting[map[string]string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
+	Params    []*paramLayer    // preset layers first (params.go)
 	Platforms []*platformBlock // declaration order, names unique
 }
 
@@ -147,6 +149,7 @@ type platformBlock struct {
 	Toolchain *setting[string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
+	Params    []*paramLayer // preset layers first (params.go)
 	Build     *buildBlock
 	Test      *testBlock
 	Coverage  *coverageBlock
@@ -237,6 +240,7 @@ func decodePresetBlock(block *hcl.Block, sc *scope) (*presetBlock, hcl.Diagnosti
 	var settingsDiags hcl.Diagnostics
 	p.Settings, settingsDiags = decodeSettings(content, sc)
 	diags = append(diags, settingsDiags...)
+	markPresetParams(&p.Settings)
 	p.Broken = diags.HasErrors()
 	return p, diags
 }
@@ -270,6 +274,8 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	s.User, d = decodeAttr(content.Attributes["user"], sc.ctx, oneOf(userNames...))
 	diags = append(diags, d...)
 	s.Env, d = decodeAttr(content.Attributes["env"], sc.ctx, asEnv)
+	diags = append(diags, d...)
+	s.Params, d = decodeParams(content.Attributes["params"], sc.ctx)
 	diags = append(diags, d...)
 
 	seen := make(map[string]*platformBlock)
@@ -351,6 +357,8 @@ func decodePlatformBlock(block *hcl.Block, sc *scope) (*platformBlock, hcl.Diagn
 	p.User, d = decodeAttr(content.Attributes["user"], sc.ctx, oneOf(userNames...))
 	diags = append(diags, d...)
 	p.Env, d = decodeAttr(content.Attributes["env"], sc.ctx, asEnv)
+	diags = append(diags, d...)
+	p.Params, d = decodeParams(content.Attributes["params"], sc.ctx)
 	diags = append(diags, d...)
 
 	for _, kind := range []string{"build", "test", "coverage"} {

@@ -24,6 +24,7 @@ func mergeSettings(base, top settings) settings {
 		LM:        pick(base.LM, top.LM),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
+		Params:    layerParams(base.Params, top.Params),
 	}
 	topByName := make(map[string]*platformBlock, len(top.Platforms))
 	for _, p := range top.Platforms {
@@ -51,11 +52,18 @@ func mergePlatform(base, top *platformBlock) *platformBlock {
 		Toolchain: pick(base.Toolchain, top.Toolchain),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
+		Params:    layerParams(base.Params, top.Params),
 		Build:     mergeBuild(base.Build, top.Build),
 		Test:      mergeTest(base.Test, top.Test),
 		Coverage:  mergeCoverage(base.Coverage, top.Coverage),
 		DeclRange: top.DeclRange,
 	}
+}
+
+// layerParams keeps every params layer: they are laid key by key when a
+// platform's commands are evaluated (params.go), not replaced whole.
+func layerParams(base, top []*paramLayer) []*paramLayer {
+	return append(append([]*paramLayer(nil), base...), top...)
 }
 
 func mergeBuild(base, top *buildBlock) *buildBlock {

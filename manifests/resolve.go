@@ -31,6 +31,9 @@ type resolver struct {
 	// broken is set when some value was unusable because of an error
 	// reported earlier; the repository is then not returned.
 	broken bool
+	// reported holds the diagnostics already given about a range, so a
+	// repository-wide value checked for every platform is reported once.
+	reported map[hcl.Range]bool
 }
 
 // use returns a setting's value and records its range under key. ok is false
@@ -51,6 +54,21 @@ func use[T any](r *resolver, key string, s *setting[T]) (value T, ok bool) {
 func isBroken[T any](s *setting[T]) bool { return s != nil && s.Broken }
 
 func (r *resolver) fail(d *hcl.Diagnostic) { r.diags = append(r.diags, d) }
+
+// failOnce is fail for a diagnostic that repeated checks of one value may
+// find again.
+func (r *resolver) failOnce(d *hcl.Diagnostic) {
+	if r.reported == nil {
+		r.reported = make(map[hcl.Range]bool)
+	}
+	if d.Subject != nil && r.reported[*d.Subject] {
+		return
+	}
+	if d.Subject != nil {
+		r.reported[*d.Subject] = true
+	}
+	r.fail(d)
+}
 
 // resolveRepository merges rb over its preset's settings (presetName "" for
 // none) and resolves the result. ok reports whether the repository is free of
@@ -91,7 +109,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	sort.Slice(platforms, func(i, j int) bool { return platforms[i].Name < platforms[j].Name })
 	defined := make(map[string]bool, len(platforms))
 	for _, p := range platforms {
-		r.repo.Platforms = append(r.repo.Platforms, r.resolvePlatform(rb.Name, p, merged))
+		r.repo.Platforms = append(r.repo.Platforms, r.resolvePlatform(rb.Name, p, merged, presetName != ""))
 		defined[p.Name] = true
 	}
 
@@ -143,7 +161,7 @@ func (r *resolver) checkDirections(migrate *setting[[]Direction], defined map[st
 	}
 }
 
-func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo settings) *Platform {
+func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo settings, hasPreset bool) *Platform {
 	prefix := "platform." + p.Name + "."
 	r.repo.Ranges["platform."+p.Name] = p.DeclRange
 	out := &Platform{Name: p.Name, Executor: defaultExecutor}
@@ -155,6 +173,9 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 	out.Env = r.platformEnv(prefix+"env", repo.Env, p.Env)
 
 	in := commandInputs{Repository: repoName, Platform: p.Name}
+	params, paramsOK := r.resolvedParams(prefix, repo.Params, p.Params, hasPreset)
+	in.Params = params
+	in.Unknown = !paramsOK
 	out.Coverage = r.resolveCoverage(prefix+"coverage.", p.Coverage, &in)
 	if p.Test == nil {
 		r.fail(errorAt(p.DeclRange, "Missing test block", fmt.Sprintf(

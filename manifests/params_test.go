@@ -1,0 +1,121 @@
+package manifests
+
+import (
+	"reflect"
+	"testing"
+)
+
+// paramsPreset declares two parameters with defaults, one of them also per
+// platform; its commands show what each platform's commands see.
+const paramsPreset = `preset "params" {
+  language = "c"
+  params   = { options = [], runner = "ctest", jobs = 2 }
+
+  platform "linux" {
+    build {
+      command = concat(["cmake", "-S", "."], param.options)
+    }
+    test {
+      command = ["run", param.runner, "-j${param.jobs}"]
+      parser  = "tap"
+    }
+  }
+  platform "windows" {
+    params = { options = ["-DWIN=1"] }
+    build {
+      command = concat(["cmake", "-S", "."], param.options)
+    }
+    test {
+      command = ["run", param.runner, "-j${param.jobs}"]
+      parser  = "tap"
+    }
+  }
+}
+`
+
+func TestParams(t *testing.T) {
+	tests := []struct {
+		name       string
+		repository string // the body after source and migrate
+		// build and test argv per platform
+		linuxBuild, windowsBuild, linuxTest, windowsTest []string
+	}{{
+		name:         "preset defaults, with the platform's over the preset's",
+		linuxBuild:   []string{"cmake", "-S", "."},
+		windowsBuild: []string{"cmake", "-S", ".", "-DWIN=1"},
+		linuxTest:    []string{"run", "ctest", "-j2"},
+		windowsTest:  []string{"run", "ctest", "-j2"},
+	}, {
+		name:         "a repository value wins over every preset default, key by key",
+		repository:   `params = { options = ["-DTESTS=ON", "-DX=1"] }`,
+		linuxBuild:   []string{"cmake", "-S", ".", "-DTESTS=ON", "-DX=1"},
+		windowsBuild: []string{"cmake", "-S", ".", "-DTESTS=ON", "-DX=1"},
+		linuxTest:    []string{"run", "ctest", "-j2"},
+		windowsTest:  []string{"run", "ctest", "-j2"},
+	}, {
+		name: "a repository's platform value wins over its repository value",
+		repository: `params = { runner = "each" }
+  platform "windows" {
+    params = { runner = "suite", jobs = 1 }
+  }`,
+		linuxBuild:   []string{"cmake", "-S", "."},
+		windowsBuild: []string{"cmake", "-S", ".", "-DWIN=1"},
+		linuxTest:    []string{"run", "each", "-j2"},
+		windowsTest:  []string{"run", "suite", "-j1"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set, diags := loadSource(t, paramsPreset+`repository "r" {
+  preset = "params"
+  source {
+    path = "/srv/r"
+  }
+  migrate = ["linux->windows"]
+  `+tt.repository+`
+}
+`)
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			r := set.Repositories[0]
+			got := map[string][]string{
+				"linux build": r.Platforms[0].Build.Argv, "windows build": r.Platforms[1].Build.Argv,
+				"linux test": r.Platforms[0].Test.Argv, "windows test": r.Platforms[1].Test.Argv,
+			}
+			want := map[string][]string{
+				"linux build": tt.linuxBuild, "windows build": tt.windowsBuild,
+				"linux test": tt.linuxTest, "windows test": tt.windowsTest,
+			}
+			for k := range want {
+				if !reflect.DeepEqual(got[k], want[k]) {
+					t.Errorf("%s = %q, want %q", k, got[k], want[k])
+				}
+			}
+		})
+	}
+}
+
+// A manifest without a preset names its own parameters.
+func TestParamsWithoutPreset(t *testing.T) {
+	set, diags := loadSource(t, `repository "r" {
+  source {
+    path = "/srv/r"
+  }
+  language = "c"
+  migrate  = ["linux->windows"]
+  params   = { flags = ["-v"] }
+  platform "linux" {
+    test {
+      command = concat(["./run"], param.flags)
+      parser  = "tap"
+    }
+  }
+}
+`)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got, want := set.Repositories[0].Platforms[0].Test.Argv, []string{"./run", "-v"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("argv = %q, want %q", got, want)
+	}
+}
