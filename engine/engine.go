@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -39,6 +40,9 @@ type Engine struct {
 	hist  history
 	opts  Options
 	now   func() time.Time
+	// uncached holds the records of runs made from absent inputs (key →
+	// record): they serve this process (Artifacts), never the cache.
+	uncached sync.Map
 }
 
 // New returns an engine over c.
@@ -149,11 +153,34 @@ func firstLine(s string) string {
 }
 
 // execute runs one step whose inputs are all known: a hit returns at once,
-// a miss runs the kind in a fresh work dir and records the result.
-func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[string]*cache.ActionRecord) (*StepResult, *cache.ActionRecord, error) {
+// a miss runs the kind in a fresh work dir and records the result. A step
+// whose key another step of the build is already running waits for that run
+// and is served its result (fl, single flight).
+func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step, inputs map[string]*cache.ActionRecord) (*StepResult, *cache.ActionRecord, error) {
 	res, rec := e.decide(s, inputs)
 	if res.Status != StatusMiss {
+		e.noteServed(runID, s, res, rec)
 		return res, rec, nil
+	}
+	if other := fl.join(res.Key, s.ID); other != nil {
+		select {
+		case <-other.done:
+		case <-ctx.Done():
+			res.Status, res.Error = StatusCanceled, ctx.Err().Error()
+			return res, nil, ctx.Err()
+		}
+		if again, rec := e.decide(s, inputs); again.Status == StatusHit {
+			again.Reason = "same key as " + other.leader + ", run once in this build"
+			e.noteServed(runID, s, again, rec)
+			return again, rec, nil
+		}
+		// The other run failed or was not kept: run it here after all, as
+		// the one flight for the key.
+		if o := fl.join(res.Key, s.ID); o == nil {
+			defer fl.leave(res.Key)
+		}
+	} else {
+		defer fl.leave(res.Key)
 	}
 	k, _ := LookupKind(s.Kind)
 	start := e.now()
@@ -168,7 +195,13 @@ func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[
 	case err == nil:
 		rec = rc.record(res.Key)
 		rec.Duration, rec.Created = res.Duration, e.now().UTC()
-		if err = e.cache.PutAction(rec); err == nil {
+		if hasAbsent(inputs) {
+			// Built from incomplete inputs: used by this build (exports,
+			// consumers), never served to a later one.
+			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
+			res.Reason = "ran with absent inputs; not cached"
+			e.uncached.Store(res.Key, rec)
+		} else if err = e.cache.PutAction(rec); err == nil {
 			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
 		}
 	case ctx.Err() != nil:
@@ -188,6 +221,24 @@ func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[
 		e.opts.Log.Warn().Err(herr).Str("step", s.ID).Msg("could not record history")
 	}
 	return res, rec, err
+}
+
+// noteServed remembers, for explain, a hit whose record another step made
+// (an identical step of another repository, or of this build's single
+// flight): the step never ran under this key itself, so without an entry
+// its next miss would say "no previous run" instead of what changed. Hits
+// of a step's own record add nothing, so a no-op build writes nothing.
+func (e *Engine) noteServed(runID string, s *Step, res *StepResult, rec *cache.ActionRecord) {
+	if res.Status != StatusHit || rec == nil || rec.Step == s.ID {
+		return
+	}
+	if entries := e.hist.load(s.ID); len(entries) > 0 && entries[len(entries)-1].Key == res.Key {
+		return
+	}
+	entry := historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: StatusHit, Components: append([]Component(nil), res.Components...)}
+	if err := e.hist.append(s.ID, entry); err != nil {
+		e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not record history")
+	}
 }
 
 // runKind calls k.Run, turning a panic in a step into an error so one bad
@@ -283,11 +334,24 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		if err != nil {
 			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
 		}
-		tmp := dst + ".tmp"
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		// A temporary name of its own, so two builds exporting to one out
+		// dir never write through each other's half-written file.
+		tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
+		_, err = tmp.Write(b)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(tmp.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), dst)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
 			return err
 		}
 	}
@@ -308,6 +372,9 @@ func hasResult(rec *cache.ActionRecord, name string) bool {
 func (e *Engine) Artifacts(res *StepResult) (*Artifacts, error) {
 	if res == nil || !res.Key.Valid() {
 		return nil, fmt.Errorf("no results: the step has no key")
+	}
+	if rec, ok := e.uncached.Load(res.Key); ok {
+		return &Artifacts{cache: e.cache, rec: rec.(*cache.ActionRecord)}, nil
 	}
 	rec, err := e.cache.GetAction(res.Key)
 	if err != nil {

@@ -268,8 +268,11 @@ func TestFailureSkipsDependentsOnlyAndIsNotCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatuses(t, rep, map[string]Status{"a": StatusFailed, "b": StatusSkipped, "c": StatusSkipped, "x": StatusRan})
-	if r := rep.Step("b").Reason; r != "input a failed" {
+	if r := rep.Step("b").Reason; r != "input a failed: told to fail" {
 		t.Errorf("skip reason = %q", r)
+	}
+	if r := rep.Step("c").Reason; r != "input a failed: told to fail" {
+		t.Errorf("skip reason two levels down = %q, want the root cause", r)
 	}
 	before := kText.runs.Load()
 	rep, _ = e.Build(context.Background(), g)

@@ -55,6 +55,13 @@ type Input struct {
 	// tree came from a checkout, a mask or a patch — and the producer's
 	// other results changing reruns nothing here.
 	Result string
+	// Optional inputs let the step run when the producer failed or was
+	// skipped: the step sees the input as absent (RunContext.Input returns
+	// an *AbsentError with the producer's reason) and its result, built
+	// from incomplete inputs, is never cached. This is how one failed
+	// repository or direction cannot take a whole collection (tasks.jsonl,
+	// the build report) down with it.
+	Optional bool
 }
 
 // Export says: write result Output of this step to Path under the out dir.

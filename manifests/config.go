@@ -51,14 +51,6 @@ type Repository struct {
 	Ranges map[string]hcl.Range
 }
 
-// Source says where a repository's code comes from: a git URL at a pinned
-// commit, or a local directory (snapshotted as a tree).
-type Source struct {
-	Git    string
-	Commit string
-	Path   string // absolute; a relative path is resolved against the manifest's directory
-}
-
 // Direction is one migration direction, written "linux->windows".
 type Direction struct {
 	Source string

@@ -72,10 +72,6 @@ var presetSchema = &hcl.BodySchema{
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "platform", LabelNames: []string{"name"}}},
 }
 
-var sourceSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "path"}, {Name: "git"}, {Name: "commit"}},
-}
-
 var platformSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}, {Name: "params"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "build"}, {Type: "test"}, {Type: "coverage"}},
@@ -134,13 +130,6 @@ type presetBlock struct {
 	Settings  settings
 	DeclRange hcl.Range
 	Broken    bool // decoding reported an error; repositories using it are not returned
-}
-
-type sourceBlock struct {
-	Path      *setting[string]
-	Git       *setting[string]
-	Commit    *setting[string]
-	DeclRange hcl.Range
 }
 
 type platformBlock struct {
@@ -218,7 +207,7 @@ func decodeRepositoryBlock(block *hcl.Block, sc *scope) (*repositoryBlock, hcl.D
 	diags = append(diags, singleDiags...)
 	if source == nil {
 		diags = append(diags, errorAt(block.DefRange, "Missing source block",
-			`A repository needs a source block with path = "DIR", or git = "URL" and commit = "SHA".`))
+			"A repository needs a source block: "+sourceForms+"."))
 	} else {
 		var sourceDiags hcl.Diagnostics
 		r.Source, sourceDiags = decodeSourceBlock(source, sc)
@@ -305,34 +294,6 @@ func asFlakyRuns(name string, value cty.Value) (int, *valueError) {
 		problem = invalidValue("%s must be at least 1 (one run means no flake detection), not %d.", name, n)
 	}
 	return n, problem
-}
-
-func decodeSourceBlock(block *hcl.Block, sc *scope) (*sourceBlock, hcl.Diagnostics) {
-	s := &sourceBlock{DeclRange: block.DefRange}
-	content, diags := block.Body.Content(sourceSchema)
-	var d hcl.Diagnostics
-	s.Path, d = decodeAttr(content.Attributes["path"], sc.ctx, nonEmptyString)
-	diags = append(diags, d...)
-	s.Git, d = decodeAttr(content.Attributes["git"], sc.ctx, nonEmptyString)
-	diags = append(diags, d...)
-	s.Commit, d = decodeAttr(content.Attributes["commit"], sc.ctx, asCommit)
-	diags = append(diags, d...)
-
-	switch {
-	case s.Path != nil && s.Git != nil:
-		diags = append(diags, errorAt(s.Git.Range, "Conflicting source",
-			fmt.Sprintf("A source is either a local path or a git repository; path is already set at %s.", position(s.Path.Range))))
-	case s.Path == nil && s.Git == nil:
-		diags = append(diags, errorAt(block.DefRange, "Missing source",
-			`The source block needs path = "DIR", or git = "URL" and commit = "SHA".`))
-	case s.Git != nil && s.Commit == nil:
-		diags = append(diags, errorAt(s.Git.Range, "Missing commit",
-			"A git source needs commit = \"SHA\": the benchmark must be built from a fixed commit, not a moving branch."))
-	case s.Path != nil && s.Commit != nil:
-		diags = append(diags, errorAt(s.Commit.Range, "Unexpected commit",
-			"commit applies to git sources; a path source is used as it is on disk."))
-	}
-	return s, diags
 }
 
 // decodePlatformBlock decodes a platform block. It returns nil when the label

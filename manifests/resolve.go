@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -118,22 +117,6 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 		r.checkDirections(rb.Migrate, defined)
 	}
 	return r.repo, !rb.Broken && !r.broken && !r.diags.HasErrors(), r.diags
-}
-
-func (r *resolver) resolveSource(s *sourceBlock, sc *scope) {
-	if s == nil {
-		r.broken = true // reported while decoding
-		return
-	}
-	r.repo.Ranges["source"] = s.DeclRange
-	if p, ok := use(r, "source.path", s.Path); ok {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(sc.dir, p)
-		}
-		r.repo.Source.Path = filepath.Clean(p)
-	}
-	r.repo.Source.Git, _ = use(r, "source.git", s.Git)
-	r.repo.Source.Commit, _ = use(r, "source.commit", s.Commit)
 }
 
 // checkDirections warns about each direction that names a platform neither

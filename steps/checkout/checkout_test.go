@@ -24,7 +24,7 @@ func tarOf(t *testing.T, entries map[string]string) *bytes.Buffer {
 func TestUntarRefusesEscapes(t *testing.T) {
 	for _, name := range []string{"../evil", "/etc/evil", "a/../../evil"} {
 		dir := t.TempDir()
-		err := untar(tarOf(t, map[string]string{name: "x"}), dir)
+		err := untar(tarOf(t, map[string]string{name: "x"}), dir, false)
 		if err == nil || !strings.Contains(err.Error(), "escapes") {
 			t.Errorf("%s: err = %v", name, err)
 		}
@@ -33,7 +33,7 @@ func TestUntarRefusesEscapes(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if err := untar(tarOf(t, map[string]string{"a/b.txt": "hi"}), dir); err != nil {
+	if err := untar(tarOf(t, map[string]string{"a/b.txt": "hi"}), dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a", "b.txt")); string(b) != "hi" {

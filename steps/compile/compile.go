@@ -16,6 +16,7 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/taskbuild"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
 )
@@ -62,27 +63,24 @@ type compiler struct {
 	executors    map[string]executors.Executor
 	probers      map[string]*toolchain.Prober // by user
 	sources      map[string][]byte            // manifest file → bytes, for manifest digests
-	tasks        []string                     // task step IDs, gathered by the tasks step
+	tasks        []taskbuild.Instance         // the task steps, gathered by the tasks step
 }
 
 func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {
 	src := func(path string) string { return rangeString(r.Ranges, path) }
 	co := &engine.Step{ID: checkoutID(r.Name), Kind: checkout.Kind, Group: r.Name}
-	switch {
-	case r.Source.Git != "":
-		co.Config = []engine.Field{
-			{Name: "git", Value: r.Source.Git, Source: src("source.git")},
-			{Name: "commit", Value: r.Source.Commit, Source: src("source.commit")},
-		}
-	case r.Source.Path != "":
+	switch r.Source.Kind() {
+	case "path":
 		tree, err := checkout.HashLocal(r.Source.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: repository %q: source path: %v", src("source.path"), r.Name, err)
 		}
 		co.Config = []engine.Field{{Name: "tree", Value: tree, Source: src("source.path")}}
 		co.Local = map[string]string{checkout.LocalPath: r.Source.Path}
-	default:
+	case "":
 		return nil, fmt.Errorf("%s: repository %q has no source", rangeOf(r.DeclRange), r.Name)
+	default:
+		co.Config = sourceFields(r)
 	}
 	steps := []*engine.Step{co}
 	tests := map[string]*engine.Step{} // platform → its test step, when it has coverage
@@ -316,4 +314,28 @@ func rangeOf(r hcl.Range) string {
 		return ""
 	}
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// sourceFields is the checkout step's configuration for a pinned source:
+// every field the manifest wrote, each with its position, so a refused pin
+// names its line.
+func sourceFields(r *manifests.Repository) []engine.Field {
+	s := r.Source
+	var fields []engine.Field
+	add := func(name string, value any, set bool) {
+		if set {
+			fields = append(fields, engine.Field{Name: name, Value: value, Source: rangeString(r.Ranges, "source."+name)})
+		}
+	}
+	add("git", s.Git, s.Git != "")
+	add("commit", s.Commit, s.Commit != "")
+	add("go_module", s.GoModule, s.GoModule != "")
+	add("sum", s.Sum, s.Sum != "")
+	add("crate", s.Crate, s.Crate != "")
+	add("debian", s.Debian, s.Debian != "")
+	add("packaging", s.Packaging, s.Packaging)
+	add("suite", s.Suite, s.Suite != "")
+	add("archive", s.Archive, s.Archive != "")
+	add("sha256", s.SHA256, s.SHA256 != "")
+	return fields
 }

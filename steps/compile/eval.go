@@ -171,7 +171,7 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 	test = &engine.Step{
 		ID: p.TestID(platform), Kind: testrun.Kind, Group: p.InstanceID, Pool: e.Executor,
 		Env:    map[string]string{"platform": platform, "executor": fp},
-		Config: testFields(t.Task.Repo, platform, t.Language, e, at),
+		Config: testFields(t.Task.RepositoryName(), platform, t.Language, e, at),
 		Inputs: []engine.Input{
 			{Name: "source", Step: p.ApplyID(), Result: patchapply.OutputSource},
 			{Name: "toolchain", Step: tc.ID},

@@ -144,14 +144,16 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			engine.Input{Name: taskbuild.TargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)},
 			engine.Input{Name: taskbuild.SourceRun(n), Step: repeatedRunID(tests[d.Source].ID, n)})
 	}
-	c.tasks = append(c.tasks, task.ID)
+	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target})
 	return append(steps, task)
 }
 
 // Version is the osbench version recorded in every task's created_by.
 const Version = "0.1.0"
 
-// tasksStep gathers every task into tasks.jsonl and the build report.
+// tasksStep gathers every task into tasks.jsonl and the build report. Its
+// inputs are optional: a direction whose steps failed is listed in the
+// report with the failure, and every other task is still exported.
 func (c *compiler) tasksStep() *engine.Step {
 	if len(c.tasks) == 0 {
 		return nil
@@ -161,8 +163,9 @@ func (c *compiler) tasksStep() *engine.Step {
 		{Output: "build-report.json", Path: "build-report.json"},
 		{Output: "build-report.md", Path: "build-report.md"},
 	}}
-	for n, id := range c.tasks {
-		s.Inputs = append(s.Inputs, engine.Input{Name: taskbuild.TaskInput(n), Step: id})
+	s.Config = []engine.Field{{Name: "instances", Value: c.tasks}}
+	for n, t := range c.tasks {
+		s.Inputs = append(s.Inputs, engine.Input{Name: taskbuild.TaskInput(n), Step: t.Step, Optional: true})
 	}
 	return s
 }

@@ -81,8 +81,10 @@ func init() {
 	engine.RegisterKind(tasksKind{})
 }
 
-func (taskKind) Name() string    { return Kind }
-func (taskKind) Version() string { return "1" }
+func (taskKind) Name() string { return Kind }
+
+// Version 2: tasks name their upstream project and pin.
+func (taskKind) Version() string { return "2" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -154,9 +156,17 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if err != nil {
 			return err
 		}
+		var upstream schemas.Provenance
+		if err := src.DecodeJSON(checkout.ResultProvenance, &upstream); err != nil {
+			return err
+		}
+		upstreamName := upstream.Repo
+		if upstreamName == "" {
+			upstreamName = cfg.Repository // a local path has no upstream name
+		}
 		out.Accepted = true
 		out.Task = &taskpkg.Task{
-			InstanceID: out.InstanceID, Repo: cfg.Repository, BaseCommit: commit,
+			InstanceID: out.InstanceID, Repo: upstreamName, Repository: cfg.Repository, Upstream: upstream, BaseCommit: commit,
 			ProblemStatement: taskpkg.Instruction(cfg.Repository, cfg.Source, cfg.Target, cfg.Language),
 			Patch:            gold,
 			FailToPass:       out.Labels.FailToPass, PassToPass: out.Labels.PassToPass, PassOnSource: out.Labels.PassOnSource,

@@ -16,26 +16,46 @@ import (
 // TaskInput names the n-th input of the tasks step.
 func TaskInput(n int) string { return fmt.Sprintf("task_%d", n) }
 
+// Instance is one task step the tasks step gathers: its configuration
+// says which instance each input is, so a direction whose steps failed is
+// still named in the report.
+type Instance struct {
+	Step       string `json:"step"`
+	InstanceID string `json:"instance_id"`
+	Repository string `json:"repository"`
+	Source     string `json:"source"`
+	Target     string `json:"target"`
+}
+
+// tasksConfig is the tasks step's configuration: its inputs, in order.
+type tasksConfig struct {
+	Instances []Instance `json:"instances"`
+}
+
 // Report is build-report.json: per repository and direction, what task
-// construction found, kept, dropped, masked and made.
+// construction found, kept, dropped, masked and made — or which step failed.
 type Report struct {
 	Tasks    int           `json:"tasks"`
 	Rejected int           `json:"rejected"`
+	Failed   int           `json:"failed"`
 	Entries  []ReportEntry `json:"entries"`
 }
 
 // ReportEntry is one repository and direction.
 type ReportEntry struct {
-	InstanceID string            `json:"instance_id"`
-	Repository string            `json:"repository"`
-	Direction  string            `json:"direction"`
-	Candidates map[string]int    `json:"candidates_by_label"`
-	Kept       int               `json:"regions_kept"`
-	Dropped    int               `json:"regions_dropped"`
-	Masked     int               `json:"mask_actions"`
-	Coarse     bool              `json:"mask_coarse"`
-	Accepted   bool              `json:"accepted"`
-	Rejected   string            `json:"rejected,omitempty"`
+	InstanceID string         `json:"instance_id"`
+	Repository string         `json:"repository"`
+	Direction  string         `json:"direction"`
+	Candidates map[string]int `json:"candidates_by_label"`
+	Kept       int            `json:"regions_kept"`
+	Dropped    int            `json:"regions_dropped"`
+	Masked     int            `json:"mask_actions"`
+	Coarse     bool           `json:"mask_coarse"`
+	Accepted   bool           `json:"accepted"`
+	Rejected   string         `json:"rejected,omitempty"`
+	// Failed says which step of the direction failed and why; such an
+	// entry has no counts.
+	Failed     string            `json:"failed,omitempty"`
 	FailToPass int               `json:"fail_to_pass"`
 	PassToPass int               `json:"pass_to_pass"`
 	PassOnSrc  int               `json:"pass_on_source"`
@@ -45,13 +65,29 @@ type ReportEntry struct {
 
 type tasksKind struct{}
 
-func (tasksKind) Name() string    { return TasksKind }
-func (tasksKind) Version() string { return "1" }
+func (tasksKind) Name() string { return TasksKind }
+
+// Version 2: failed directions are entries of the report.
+func (tasksKind) Version() string { return "2" }
 
 func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg tasksConfig
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	if len(cfg.Instances) != len(rc.Step.Inputs) {
+		return fmt.Errorf("tasks: %d instances configured for %d inputs", len(cfg.Instances), len(rc.Step.Inputs))
+	}
 	var outcomes []Outcome
+	failed := map[string]string{} // instance → why its task step gave nothing
 	for n := 0; n < len(rc.Step.Inputs); n++ {
 		a, err := rc.Input(TaskInput(n))
+		if absent, ok := engine.IsAbsent(err); ok {
+			inst := cfg.Instances[n]
+			outcomes = append(outcomes, Outcome{InstanceID: inst.InstanceID, Repository: inst.Repository, Source: inst.Source, Target: inst.Target})
+			failed[inst.InstanceID] = fmt.Sprintf("%s %s: %s", absent.Step, absent.Status, absent.Reason)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -70,7 +106,10 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
 			PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
 		e.Dropped = o.Candidates[schemas.LabelFalsePositive]
-		if o.Task != nil {
+		if why, ok := failed[o.InstanceID]; ok {
+			e.Failed = why
+			rep.Failed++
+		} else if o.Task != nil {
 			e.Difficulty = o.Task.Difficulty
 			line, err := json.Marshal(o.Task)
 			if err != nil {
@@ -89,19 +128,30 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.PutJSON("build-report.json", rep); err != nil {
 		return err
 	}
-	rc.SetLabel(fmt.Sprintf("%d tasks, %d rejected", rep.Tasks, rep.Rejected))
+	label := fmt.Sprintf("%d tasks, %d rejected", rep.Tasks, rep.Rejected)
+	if rep.Failed > 0 {
+		label += fmt.Sprintf(", %d failed", rep.Failed)
+	}
+	rc.SetLabel(label)
 	return rc.PutBytes("build-report.md", []byte(markdown(rep)))
 }
 
 // markdown renders the report for people.
 func markdown(rep Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Task construction\n\n%d tasks made, %d candidates rejected.\n\n", rep.Tasks, rep.Rejected)
+	fmt.Fprintf(&b, "# Task construction\n\n%d tasks made, %d candidates rejected", rep.Tasks, rep.Rejected)
+	if rep.Failed > 0 {
+		fmt.Fprintf(&b, ", %d directions failed to build", rep.Failed)
+	}
+	b.WriteString(".\n\n")
 	b.WriteString("| instance | regions kept / dropped | mask | FAIL_TO_PASS | PASS_TO_PASS | PASS_ON_SOURCE | flaky | outcome |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, e := range rep.Entries {
 		outcome := "task (" + e.Difficulty + ")"
-		if !e.Accepted {
+		switch {
+		case e.Failed != "":
+			outcome = "failed: " + strings.ReplaceAll(e.Failed, "|", "\\|")
+		case !e.Accepted:
 			outcome = "rejected: " + e.Rejected
 		}
 		mask := fmt.Sprintf("%d actions", e.Masked)

@@ -69,8 +69,11 @@ func pathsepTask(t *testing.T) Task {
 	}
 	goCommand := []string{"go", "test", "-count=1", "-json", "-vet=off", "./..."}
 	return Task{
-		InstanceID:       InstanceID("pathsep", "linux", "windows"),
-		Repo:             "pathsep",
+		InstanceID: InstanceID("pathsep", "linux", "windows"),
+		Repo:       "example.com/pathsep",
+		Repository: "pathsep",
+		Upstream: schemas.Provenance{Kind: "go_module", Repo: "example.com/pathsep", Version: "v1.2.3",
+			Sum: "h1:MTLVXXHf8ekldpJk3AKicLij9MdwOWkZ+a/jHHZby9E=", Tree: string(bytes.Repeat([]byte("cd"), 32))},
 		BaseCommit:       commit,
 		ProblemStatement: Instruction("pathsep", "linux", "windows", "go"),
 		Patch:            patch,
@@ -135,6 +138,18 @@ func TestTaskMatchesSchema(t *testing.T) {
 		}},
 		{"unknown shell", func(t *Task) any { e := t.Environment["linux"]; e.Shell = "zsh"; t.Environment["linux"] = e; return t }},
 		{"bad manifest digest", func(t *Task) any { t.CreatedBy.ManifestDigest = "abc"; return t }},
+		{"no upstream", func(t *Task) any { t.Upstream = schemas.Provenance{}; return t }},
+		{"upstream module without sum", func(t *Task) any { t.Upstream.Sum = ""; return t }},
+		{"upstream git without commit", func(t *Task) any {
+			t.Upstream = schemas.Provenance{Kind: "git", Repo: "o/n", URL: "https://example.com/o/n", Tree: t.Upstream.Tree}
+			return t
+		}},
+		{"upstream crate digest not hex", func(t *Task) any {
+			t.Upstream = schemas.Provenance{Kind: "crate", Repo: "c", Version: "1.0.0", SHA256: "xyz", Tree: t.Upstream.Tree}
+			return t
+		}},
+		{"unknown upstream kind", func(t *Task) any { t.Upstream.Kind = "svn"; return t }},
+		{"repository with a slash", func(t *Task) any { t.Repository = "a/b"; return t }},
 		{"extra key", func(t *Task) any {
 			var m map[string]any
 			b, _ := json.Marshal(t)

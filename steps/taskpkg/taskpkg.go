@@ -50,6 +50,22 @@ type Task struct {
 	// (both the source and the target).
 	Environment map[string]Environment `json:"environment"`
 	CreatedBy   CreatedBy              `json:"created_by"`
+
+	// Repository is the manifest's repository name (Repo is the upstream
+	// project's); evaluation keys its runs by it, as the build did.
+	Repository string `json:"repository"`
+	// Upstream is where the repository's bytes came from and what pins
+	// them, as the checkout recorded it.
+	Upstream schemas.Provenance `json:"upstream"`
+}
+
+// RepositoryName is the manifest's repository name, also for task lines
+// written before the field existed (when Repo was that name).
+func (t *Task) RepositoryName() string {
+	if t.Repository != "" {
+		return t.Repository
+	}
+	return t.Repo
 }
 
 // Environment is how the tests of one platform are run: everything the
