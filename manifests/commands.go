@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -61,36 +60,6 @@ func unknownCommandVariables() map[string]cty.Value {
 		"skip_args":     cty.UnknownVal(cty.List(cty.String)),
 		"param":         cty.DynamicVal,
 	}
-}
-
-// skipArgs spells a skip list as the runner's own flags. style is one of
-// skipStyles, or "" when tests is empty.
-func skipArgs(style string, tests []string) []string {
-	if len(tests) == 0 {
-		return []string{}
-	}
-	switch style {
-	case "go":
-		return []string{"-skip", anchoredAlternation(tests)}
-	case "ctest":
-		return []string{"-E", anchoredAlternation(tests)}
-	case "libtest":
-		args := make([]string, 0, 2*len(tests))
-		for _, t := range tests {
-			args = append(args, "--skip", t)
-		}
-		return args
-	}
-	return []string{}
-}
-
-// anchoredAlternation is a regexp matching exactly the given names.
-func anchoredAlternation(names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = regexp.QuoteMeta(n)
-	}
-	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
 // checkCommandType checks a command's value as far as it is known: its type

@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,10 @@ func TestSkipArgs(t *testing.T) {
 		{"go", []string{"TestA", "Test.B", "Test(C)"}, []string{"-skip", `^(TestA|Test\.B|Test\(C\))$`}},
 		{"ctest", []string{"path_test", "a+b"}, []string{"-E", `^(path_test|a\+b)$`}},
 		{"libtest", []string{"tests::a", "doc test"}, []string{"--skip", "tests::a", "--skip", "doc test"}},
+		// Globs: '*' any run, '?' one character; everything else literal.
+		{"ctest", []string{"valid__*", "a.?", "exact"}, []string{"-E", `^(valid__.*|a\..|exact)$`}},
+		{"go", []string{"TestWine*/sub?"}, []string{"-skip", `^(TestWine.*/sub.)$`}},
+		{"gtest", []string{"LibraryTest.Live*", "Mock/*.Fail"}, []string{"--gtest_filter=-LibraryTest.Live*:Mock/*.Fail"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.style+"/"+strings.Join(tt.tests, ","), func(t *testing.T) {
@@ -123,5 +128,19 @@ func TestLateCommandErrors(t *testing.T) {
 	}
 	if len(diags) != 1 || diags[0].Subject == nil || diags[0].Subject.Start.Line != 8 {
 		t.Fatalf("want one error on line 8, got %v", diags)
+	}
+}
+
+// A skip regexp built from globs matches exactly the names the globs do.
+func TestSkipGlobRegexp(t *testing.T) {
+	re := regexp.MustCompile(anchoredAlternation([]string{"valid__*", "t?st", "a+b"}))
+	for name, want := range map[string]bool{
+		"valid__x": true, "valid__": true, "invalid__x": false,
+		"test": true, "tst": false, "teest": false,
+		"a+b": true, "aab": false,
+	} {
+		if got := re.MatchString(name); got != want {
+			t.Errorf("%q matched %v, want %v", name, got, want)
+		}
 	}
 }

@@ -223,6 +223,11 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 		r.fail(errorAt(t.Skip.Range, "Skip list without skip style", fmt.Sprintf(
 			"skip needs skip_style, one of %s, to know which runner flag leaves the tests out.", quotedList(skipStyles))))
 	}
+	for i, entry := range out.Skip {
+		if problem := skipGlobProblem(out.SkipStyle, entry); problem != "" {
+			r.failOnce(errorAt(rangeOfPath(t.Skip.Expr, indexPath(i)), "Invalid skip entry", fmt.Sprintf("%q: %s", entry, problem)))
+		}
+	}
 	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
 	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipStyle)
 
