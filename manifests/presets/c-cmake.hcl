@@ -15,6 +15,14 @@
 # statically, so they need none of MinGW's runtime DLLs, which Wine would
 # not find.
 #
+# Parameters (params = { ... } in a manifest, or in one of its platform
+# blocks for that platform only):
+#   cmake_options  extra arguments for the configure step, e.g. the option
+#                  that turns a project's tests on: ["-DFOO_TESTS=ON"].
+#   source_dir     the directory of the top CMakeLists.txt, relative to the
+#                  repository root, for projects that keep it in a
+#                  subdirectory: "expat".
+#
 # The scripts are bash, run as `bash -eo pipefail -c SCRIPT NAME ARGS...`:
 # the values that differ by platform or by repository (the timeout, the
 # skip flags) arrive as arguments, so no value is ever quoted into the
@@ -22,20 +30,37 @@
 #
 # Debian: apt-get install cmake gcc g++ gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64
 locals {
-  # Configure and build. $1: extra linker flags; the rest: cmake arguments.
+  # Configure and build. $1: extra linker flags; $2: the source directory;
+  # the rest: cmake arguments.
   # CFLAGS, CXXFLAGS and LDFLAGS are how CMake takes its first flags from
   # the environment, for C-only, C++-only and mixed projects alike. Debug:
   # no optimisation, so each line is counted as written.
   cmake_build = <<-EOT
     export CFLAGS=--coverage CXXFLAGS=--coverage LDFLAGS="--coverage $1"
-    shift
-    cmake -S . -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$@"
+    source_dir=$2
+    shift 2
+    cmake -S "$source_dir" -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$@"
     cmake --build _osbench_build --parallel "$(nproc)"
+  EOT
+
+  # Many projects register a test by its program's path, add_test(NAME x
+  # COMMAND ${CMAKE_BINARY_DIR}/x), not by its target's name; ctest then
+  # neither finds x (the program is x.exe) nor runs it through the
+  # emulator. A Windows host would find x.exe by itself; here a small
+  # launcher x beside each x.exe runs it through Wine.
+  wine_launchers = <<-EOT
+    find _osbench_build -name '*.exe' -print0 | while IFS= read -r -d '' exe; do
+      launcher=$${exe%.exe}
+      [[ -e $launcher ]] && continue
+      printf '#!/bin/sh\nexec wine %q "$@"\n' "$PWD/$exe" >"$launcher"
+      chmod +x "$launcher"
+    done
   EOT
 
   # The Windows build: a toolchain file for the mingw-w64 cross compilers,
   # written into the build directory so the repository is not touched, then
-  # cmake_build. The find-root settings keep the build from picking up the
+  # cmake_build. $1: the source directory; the rest: cmake arguments. The
+  # find-root settings keep the build from picking up the
   # host's Linux libraries and headers.
   mingw_build = <<-EOT
     mkdir -p _osbench_build
@@ -52,8 +77,11 @@ locals {
     set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
     set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
     CMAKE
-    set -- -static -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake"
+    source_dir=$1
+    shift
+    set -- -static "$source_dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake" "$@"
     ${local.cmake_build}
+    ${local.wine_launchers}
   EOT
 
   # Run the tests, then collect coverage. $1: the gcov program; $2: the
@@ -89,12 +117,13 @@ locals {
 
 preset "c-cmake" {
   language = "c"
+  params   = { cmake_options = [], source_dir = "." }
 
   platform "linux" {
     executor = "local"
 
     build {
-      command = ["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", ""]
+      command = concat(["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", "", param.source_dir], param.cmake_options)
     }
 
     test {
@@ -120,7 +149,7 @@ preset "c-cmake" {
     }
 
     build {
-      command = ["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build"]
+      command = concat(["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build", param.source_dir], param.cmake_options)
     }
 
     test {
