@@ -60,6 +60,14 @@ func mergePlatform(base, top *platformBlock) *platformBlock {
 	}
 }
 
+// pickWith returns top when useTop, else base.
+func pickWith[T any](useTop bool, base, top *T) *T {
+	if useTop {
+		return top
+	}
+	return base
+}
+
 // layerParams keeps every params layer: they are laid key by key when a
 // platform's commands are evaluated (params.go), not replaced whole.
 func layerParams(base, top []*paramLayer) []*paramLayer {
@@ -83,15 +91,17 @@ func mergeTest(base, top *testBlock) *testBlock {
 		return pick(base, top)
 	}
 	return &testBlock{
-		Command:   pick(base.Command, top.Command),
-		Shell:     pick(base.Shell, top.Shell),
-		Dir:       pick(base.Dir, top.Dir),
-		Parser:    pick(base.Parser, top.Parser),
-		Timeout:   pick(base.Timeout, top.Timeout),
-		Skip:      pick(base.Skip, top.Skip),
-		SkipStyle: pick(base.SkipStyle, top.SkipStyle),
-		Regex:     mergeRegex(base.Regex, top.Regex),
-		DeclRange: top.DeclRange,
+		Command: pick(base.Command, top.Command),
+		Shell:   pick(base.Shell, top.Shell),
+		Dir:     pick(base.Dir, top.Dir),
+		Parser:  pick(base.Parser, top.Parser),
+		// The late expression belongs to whichever parser setting won.
+		ParserLate: pickWith(top.Parser != nil, base.ParserLate, top.ParserLate),
+		Timeout:    pick(base.Timeout, top.Timeout),
+		Skip:       pick(base.Skip, top.Skip),
+		SkipStyle:  pick(base.SkipStyle, top.SkipStyle),
+		Regex:      mergeRegex(base.Regex, top.Regex),
+		DeclRange:  top.DeclRange,
 	}
 }
 

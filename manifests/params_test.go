@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -117,5 +118,74 @@ func TestParamsWithoutPreset(t *testing.T) {
 	}
 	if got, want := set.Repositories[0].Platforms[0].Test.Argv, []string{"./run", "-v"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("argv = %q, want %q", got, want)
+	}
+}
+
+// A preset may choose its parser by a parameter; the choice is made per
+// repository and platform, and a bad choice is reported where the repository
+// set it, or at the preset's expression when that passes a parameter through.
+func TestParserFromParams(t *testing.T) {
+	const preset = `preset "runner" {
+  language = "c"
+  params   = { runner = "ctest" }
+  platform "linux" {
+    test {
+      command = ["run", param.runner]
+      parser  = param.runner == "gtest" ? "junit" : "ctest"
+    }
+  }
+  platform "windows" {
+    test {
+      command = ["run", param.runner]
+      parser  = param.runner == "gtest" ? "junit" : param.runner
+    }
+  }
+}
+`
+	load := func(body string) (*Set, string) {
+		set, diags := loadSource(t, preset+`repository "r" {
+  preset = "runner"
+  source {
+    path = "/srv/r"
+  }
+  migrate = ["linux->windows"]
+  `+body+`
+}
+`)
+		if !diags.HasErrors() {
+			return set, ""
+		}
+		return set, diags.Error()
+	}
+	set, errs := load("")
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	if l, w := set.Repositories[0].Platforms[0].Test.Parser, set.Repositories[0].Platforms[1].Test.Parser; l != "ctest" || w != "ctest" {
+		t.Errorf("default parsers = %q, %q, want ctest, ctest", l, w)
+	}
+	set, errs = load(`params = { runner = "gtest" }`)
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	if l, w := set.Repositories[0].Platforms[0].Test.Parser, set.Repositories[0].Platforms[1].Test.Parser; l != "junit" || w != "junit" {
+		t.Errorf("gtest parsers = %q, %q, want junit, junit", l, w)
+	}
+	// The windows expression passes the parameter through: an unregistered
+	// name is an error at the expression, the linux one is still fine.
+	_, errs = load(`params = { runner = "each" }`)
+	if !strings.Contains(errs, `manifest.hcl:13`) || !strings.Contains(errs, `No parser named "each"`) {
+		t.Errorf("errors = %s, want an unknown parser at line 13", errs)
+	}
+	// A manifest's own literal parser replaces the preset's expression.
+	set, errs = load(`params = { runner = "each" }
+  platform "windows" {
+    test { parser = "tap" }
+  }`)
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	if w := set.Repositories[0].Platforms[1].Test.Parser; w != "tap" {
+		t.Errorf("overridden parser = %q, want tap", w)
 	}
 }

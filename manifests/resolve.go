@@ -210,6 +210,9 @@ func (r *resolver) resolveCoverage(prefix string, c *coverageBlock, in *commandI
 func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Test {
 	var out Test
 	parser, parserOK := use(r, prefix+"parser", t.Parser)
+	if parserOK && t.ParserLate != nil {
+		parser, parserOK = r.resolveParser(t.ParserLate, in)
+	}
 	out.Parser = parser
 	if t.Parser == nil {
 		r.fail(errorAt(t.DeclRange, "Missing parser", `The test block needs parser, the name of the parser that reads the test output, as in parser = "go-test-json".`))
@@ -242,6 +245,33 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	}
 	out.Argv = r.evalCommand(prefix+"command", t.Command, in, t.Shell)
 	return out
+}
+
+// resolveParser evaluates a parser that depends on the parameters and
+// checks that it names a registered parser.
+func (r *resolver) resolveParser(late *lateCommand, in commandInputs) (string, bool) {
+	if late.Broken || in.Unknown {
+		r.broken = true
+		return "", false
+	}
+	value, diags := late.Expr.Value(late.scope.commandContext(commandVariables(in)))
+	r.diags = append(r.diags, diags...)
+	if diags.HasErrors() || !value.IsWhollyKnown() {
+		r.broken = true
+		return "", false
+	}
+	value, _ = value.UnmarkDeep()
+	if value.IsNull() {
+		r.failOnce(errorAt(late.Expr.Range(), "Invalid parser", "parser must not be null."))
+		return "", false
+	}
+	known := late.scope.known
+	name, problem := knownName("parser", known.Parsers, known.ParserNames)("parser", value)
+	if problem != nil {
+		r.failOnce(errorAt(late.Expr.Range(), "Invalid parser", problem.Detail))
+		return "", false
+	}
+	return name, true
 }
 
 // resolveRegex checks that a regex block comes exactly with parser = "regex".
