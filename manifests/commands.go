@@ -16,6 +16,7 @@ type commandInputs struct {
 	Platform     string
 	Timeout      string    // as written, e.g. "10m"; "" when none
 	CoverageFile string    // "" when the platform collects no coverage
+	ReportFile   string    // the test block's report; "" when the parser reads the output
 	SkipArgs     []string  // the runner's flags for the skip list
 	Params       cty.Value // the object param (params.go); an empty object when none
 	// Unknown marks inputs that could not be computed because of an error
@@ -44,6 +45,7 @@ func commandVariables(in commandInputs) map[string]cty.Value {
 		"platform":      cty.StringVal(in.Platform),
 		"timeout":       cty.StringVal(in.Timeout),
 		"coverage_file": cty.StringVal(in.CoverageFile),
+		"report_file":   cty.StringVal(in.ReportFile),
 		"skip_args":     skipArgs,
 		"param":         params,
 	}
@@ -57,6 +59,7 @@ func unknownCommandVariables() map[string]cty.Value {
 		"platform":      cty.UnknownVal(cty.String),
 		"timeout":       cty.UnknownVal(cty.String),
 		"coverage_file": cty.UnknownVal(cty.String),
+		"report_file":   cty.UnknownVal(cty.String),
 		"skip_args":     cty.UnknownVal(cty.List(cty.String)),
 		"param":         cty.DynamicVal,
 	}

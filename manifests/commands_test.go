@@ -43,8 +43,9 @@ func TestLateCommandVariables(t *testing.T) {
 		want     []string
 	}{{
 		name: "every variable",
-		test: `command    = ["run", repository, platform, timeout, coverage_file, join(",", skip_args)]
+		test: `command    = ["run", repository, platform, timeout, coverage_file, join(",", skip_args), report_file]
       parser     = "tap"
+      report     = "out/results.tap"
       timeout    = "90s"
       skip       = ["x", "y"]
       skip_style = "libtest"`,
@@ -52,12 +53,12 @@ func TestLateCommandVariables(t *testing.T) {
       format = "lcov"
       path   = "cov/lcov.info"
     }`,
-		want: []string{"run", "late", "linux", "90s", "cov/lcov.info", "--skip,x,--skip,y"},
+		want: []string{"run", "late", "linux", "90s", "cov/lcov.info", "--skip,x,--skip,y", "out/results.tap"},
 	}, {
 		name: "no timeout, no coverage, no skip",
-		test: `command = concat(["run", "t=${timeout}", "c=${coverage_file}"], skip_args)
+		test: `command = concat(["run", "t=${timeout}", "c=${coverage_file}", "r=${report_file}"], skip_args)
       parser  = "tap"`,
-		want: []string{"run", "t=", "c="},
+		want: []string{"run", "t=", "c=", "r="},
 	}, {
 		name: "a skip style without a skip list adds nothing",
 		test: `command    = concat(["go", "test"], skip_args, ["./..."])

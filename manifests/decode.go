@@ -84,7 +84,7 @@ var buildSchema = &hcl.BodySchema{
 var testSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "shell"}, {Name: "dir"},
-		{Name: "parser"}, {Name: "timeout"}, {Name: "skip"}, {Name: "skip_style"},
+		{Name: "parser"}, {Name: "timeout"}, {Name: "skip"}, {Name: "skip_style"}, {Name: "report"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "regex"}},
 }
@@ -163,6 +163,7 @@ type testBlock struct {
 	Timeout    *setting[duration]
 	Skip       *setting[[]string]
 	SkipStyle  *setting[string]
+	Report     *setting[string]
 	Regex      *regexBlock
 	DeclRange  hcl.Range
 }
@@ -368,6 +369,8 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 	t.Skip, d = decodeAttr(content.Attributes["skip"], sc.ctx, asSkipList)
 	diags = append(diags, d...)
 	t.SkipStyle, d = decodeAttr(content.Attributes["skip_style"], sc.ctx, skipStyle(sc.known.SkipStyles))
+	diags = append(diags, d...)
+	t.Report, d = decodeAttr(content.Attributes["report"], sc.ctx, relativePath(false))
 	diags = append(diags, d...)
 
 	regex, singleDiags := singleBlock(content.Blocks, "regex")

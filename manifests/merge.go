@@ -100,6 +100,7 @@ func mergeTest(base, top *testBlock) *testBlock {
 		Timeout:    pick(base.Timeout, top.Timeout),
 		Skip:       pick(base.Skip, top.Skip),
 		SkipStyle:  pick(base.SkipStyle, top.SkipStyle),
+		Report:     pick(base.Report, top.Report),
 		Regex:      mergeRegex(base.Regex, top.Regex),
 		DeclRange:  top.DeclRange,
 	}

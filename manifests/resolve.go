@@ -232,6 +232,9 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 		}
 	}
 	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
+	out.Report, _ = use(r, prefix+"report", t.Report)
+	in.ReportFile = out.Report
+	in.Unknown = in.Unknown || isBroken(t.Report)
 	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipStyle)
 
 	if parserOK {

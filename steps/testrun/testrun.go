@@ -53,6 +53,9 @@ type Config struct {
 	Regex      *Regex            `json:"regex,omitempty"` // only for parser "regex"
 	Skip       []string          `json:"skip"`
 	Coverage   string            `json:"coverage_file,omitempty"` // relative to the repository root
+	// Report is the file the parser reads instead of the test command's
+	// stdout, relative to the repository root: a runner's JUnit XML, say.
+	Report string `json:"report,omitempty"`
 	// Run numbers repeated runs of the same suite (flake detection); it only
 	// makes their keys differ.
 	Run int `json:"run,omitempty"`
@@ -174,7 +177,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if cfg.Regex != nil {
 			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
 		}
-		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), opts)
+		input := stdout.Bytes()
+		if cfg.Report != "" {
+			input, err = readReport(repo, cfg.Report, logw)
+			if err != nil {
+				logw.Close()
+				return err
+			}
+		}
+		results, err = parser.Parse(bytes.NewReader(input), opts)
 		if err != nil {
 			logw.Close()
 			return fmt.Errorf("parse %s output: %w", cfg.Parser, err)
@@ -209,6 +220,27 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 	}
 	return nil
+}
+
+// readReport reads the report file the test command wrote, and copies it
+// into the log so a person sees what the parser read. A missing report is
+// an empty one: a suite that crashed before writing it reports no test, and
+// its expected tests are missing.
+func readReport(repo, report string, logw io.Writer) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(report)))
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(logw, "[osbench: no report %s: the parser reads nothing]\n", report)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report %s: %w", report, err)
+	}
+	fmt.Fprintf(logw, "[osbench: report %s, %d bytes]\n", report, len(b))
+	logw.Write(b)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		fmt.Fprintln(logw)
+	}
+	return b, nil
 }
 
 // argv turns a command into what the executor runs.
