@@ -157,15 +157,15 @@ type testBlock struct {
 	Shell   *setting[string]
 	Dir     *setting[string]
 	Parser  *setting[string]
-	// ParserLate is set, beside Parser, when the parser depends on the
-	// preset's parameters (param.NAME): it is chosen once they are known.
-	ParserLate *lateCommand
-	Timeout    *setting[duration]
-	Skip       *setting[[]string]
-	SkipStyle  *setting[string]
-	Report     *setting[string]
-	Regex      *regexBlock
-	DeclRange  hcl.Range
+	// The Late fields are set, beside their settings, for a value that
+	// depends on the preset's parameters (late.go).
+	ParserLate, SkipStyleLate, ReportLate *lateValue
+	Timeout                               *setting[duration]
+	Skip                                  *setting[[]string]
+	SkipStyle                             *setting[string]
+	Report                                *setting[string]
+	Regex                                 *regexBlock
+	DeclRange                             hcl.Range
 }
 
 type regexBlock struct {
@@ -362,15 +362,16 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 	var d hcl.Diagnostics
 	t.Command, t.Shell, t.Dir, d = decodeCommandAttributes(content, sc)
 	diags = append(diags, d...)
-	t.Parser, t.ParserLate, d = decodeParser(content.Attributes["parser"], sc)
+	t.Parser, t.ParserLate, d = decodeMaybeLate(content.Attributes["parser"], sc,
+		knownName("parser", sc.known.Parsers, sc.known.ParserNames))
 	diags = append(diags, d...)
 	t.Timeout, d = decodeAttr(content.Attributes["timeout"], sc.ctx, asDuration)
 	diags = append(diags, d...)
 	t.Skip, d = decodeAttr(content.Attributes["skip"], sc.ctx, asSkipList)
 	diags = append(diags, d...)
-	t.SkipStyle, d = decodeAttr(content.Attributes["skip_style"], sc.ctx, skipStyle(sc.known.SkipStyles))
+	t.SkipStyle, t.SkipStyleLate, d = decodeMaybeLate(content.Attributes["skip_style"], sc, skipStyle(sc.known.SkipStyles))
 	diags = append(diags, d...)
-	t.Report, d = decodeAttr(content.Attributes["report"], sc.ctx, relativePath(false))
+	t.Report, t.ReportLate, d = decodeMaybeLate(content.Attributes["report"], sc, relativePath(false))
 	diags = append(diags, d...)
 
 	regex, singleDiags := singleBlock(content.Blocks, "regex")
@@ -380,40 +381,6 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 		diags = append(diags, d...)
 	}
 	return t, diags
-}
-
-// decodeParser decodes a test block's parser: a name known now, or one
-// chosen by the preset's parameters, which are known only when a
-// repository is resolved (resolveParser).
-func decodeParser(attr *hcl.Attribute, sc *scope) (*setting[string], *lateCommand, hcl.Diagnostics) {
-	convert := knownName("parser", sc.known.Parsers, sc.known.ParserNames)
-	if attr == nil || !refersTo(attr.Expr, "param") {
-		s, diags := decodeAttr(attr, sc.ctx, convert)
-		return s, nil, diags
-	}
-	s := &setting[string]{Range: attr.Range, Expr: attr.Expr}
-	late := &lateCommand{Expr: attr.Expr, Range: attr.Range, scope: sc}
-	// Checked as far as it can be with the parameters unknown.
-	value, diags := attr.Expr.Value(sc.commandContext(unknownCommandVariables()))
-	if diags.HasErrors() {
-		s.Broken, late.Broken = true, true
-	} else if value.IsKnown() && !value.IsNull() {
-		if _, problem := convert(attr.Name, value); problem != nil {
-			s.Broken, late.Broken = true, true
-			diags = append(diags, errorAt(attr.Expr.Range(), "Invalid parser", problem.Detail))
-		}
-	}
-	return s, late, diags
-}
-
-// refersTo reports whether expr refers to the variable root.
-func refersTo(expr hcl.Expression, root string) bool {
-	for _, traversal := range expr.Variables() {
-		if traversal.RootName() == root {
-			return true
-		}
-	}
-	return false
 }
 
 // asSkipList accepts the tests to leave out: non-empty names, each once.

@@ -95,14 +95,16 @@ func mergeTest(base, top *testBlock) *testBlock {
 		Shell:   pick(base.Shell, top.Shell),
 		Dir:     pick(base.Dir, top.Dir),
 		Parser:  pick(base.Parser, top.Parser),
-		// The late expression belongs to whichever parser setting won.
-		ParserLate: pickWith(top.Parser != nil, base.ParserLate, top.ParserLate),
-		Timeout:    pick(base.Timeout, top.Timeout),
-		Skip:       pick(base.Skip, top.Skip),
-		SkipStyle:  pick(base.SkipStyle, top.SkipStyle),
-		Report:     pick(base.Report, top.Report),
-		Regex:      mergeRegex(base.Regex, top.Regex),
-		DeclRange:  top.DeclRange,
+		// A late expression belongs to whichever setting won.
+		ParserLate:    pickWith(top.Parser != nil, base.ParserLate, top.ParserLate),
+		SkipStyleLate: pickWith(top.SkipStyle != nil, base.SkipStyleLate, top.SkipStyleLate),
+		ReportLate:    pickWith(top.Report != nil, base.ReportLate, top.ReportLate),
+		Timeout:       pick(base.Timeout, top.Timeout),
+		Skip:          pick(base.Skip, top.Skip),
+		SkipStyle:     pick(base.SkipStyle, top.SkipStyle),
+		Report:        pick(base.Report, top.Report),
+		Regex:         mergeRegex(base.Regex, top.Regex),
+		DeclRange:     top.DeclRange,
 	}
 }
 

@@ -121,7 +121,7 @@ func TestParamsWithoutPreset(t *testing.T) {
 	}
 }
 
-// A preset may choose its parser by a parameter; the choice is made per
+// A preset may choose its parser, skip style and report by a parameter; the choice is made per
 // repository and platform, and a bad choice is reported where the repository
 // set it, or at the preset's expression when that passes a parameter through.
 func TestParserFromParams(t *testing.T) {
@@ -130,8 +130,11 @@ func TestParserFromParams(t *testing.T) {
   params   = { runner = "ctest" }
   platform "linux" {
     test {
-      command = ["run", param.runner]
-      parser  = param.runner == "gtest" ? "junit" : "ctest"
+      command    = concat(["run", param.runner, report_file], skip_args)
+      parser     = param.runner == "gtest" ? "junit" : "ctest"
+      skip_style = param.runner == "gtest" ? "gtest" : "ctest"
+      report     = param.runner == "gtest" ? "out/report.xml" : null
+      skip       = ["Live*"]
     }
   }
   platform "windows" {
@@ -164,6 +167,10 @@ func TestParserFromParams(t *testing.T) {
 	if l, w := set.Repositories[0].Platforms[0].Test.Parser, set.Repositories[0].Platforms[1].Test.Parser; l != "ctest" || w != "ctest" {
 		t.Errorf("default parsers = %q, %q, want ctest, ctest", l, w)
 	}
+	linux := set.Repositories[0].Platforms[0].Test
+	if want := []string{"run", "ctest", "", "-E", "^(Live.*)$"}; linux.SkipStyle != "ctest" || linux.Report != "" || !reflect.DeepEqual(linux.Argv, want) {
+		t.Errorf("default linux test = style %q, report %q, argv %q; want ctest, none, %q", linux.SkipStyle, linux.Report, linux.Argv, want)
+	}
 	set, errs = load(`params = { runner = "gtest" }`)
 	if errs != "" {
 		t.Fatal(errs)
@@ -171,11 +178,15 @@ func TestParserFromParams(t *testing.T) {
 	if l, w := set.Repositories[0].Platforms[0].Test.Parser, set.Repositories[0].Platforms[1].Test.Parser; l != "junit" || w != "junit" {
 		t.Errorf("gtest parsers = %q, %q, want junit, junit", l, w)
 	}
+	linux = set.Repositories[0].Platforms[0].Test
+	if want := []string{"run", "gtest", "out/report.xml", "--gtest_filter=-Live*"}; linux.SkipStyle != "gtest" || linux.Report != "out/report.xml" || !reflect.DeepEqual(linux.Argv, want) {
+		t.Errorf("gtest linux test = style %q, report %q, argv %q; want gtest, out/report.xml, %q", linux.SkipStyle, linux.Report, linux.Argv, want)
+	}
 	// The windows expression passes the parameter through: an unregistered
 	// name is an error at the expression, the linux one is still fine.
 	_, errs = load(`params = { runner = "each" }`)
-	if !strings.Contains(errs, `manifest.hcl:13`) || !strings.Contains(errs, `No parser named "each"`) {
-		t.Errorf("errors = %s, want an unknown parser at line 13", errs)
+	if !strings.Contains(errs, `manifest.hcl:16`) || !strings.Contains(errs, `No parser named "each"`) {
+		t.Errorf("errors = %s, want an unknown parser at line 16", errs)
 	}
 	// A manifest's own literal parser replaces the preset's expression.
 	set, errs = load(`params = { runner = "each" }

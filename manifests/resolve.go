@@ -211,7 +211,8 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	var out Test
 	parser, parserOK := use(r, prefix+"parser", t.Parser)
 	if parserOK && t.ParserLate != nil {
-		parser, parserOK = r.resolveParser(t.ParserLate, in)
+		parser, parserOK = r.resolveLate(t.ParserLate, in)
+		parserOK = parserOK && parser != ""
 	}
 	out.Parser = parser
 	if t.Parser == nil {
@@ -222,6 +223,9 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	in.Timeout = timeout.Text
 	out.Skip, _ = use(r, prefix+"skip", t.Skip)
 	out.SkipStyle, _ = use(r, prefix+"skip_style", t.SkipStyle)
+	if t.SkipStyleLate != nil {
+		out.SkipStyle, _ = r.resolveLate(t.SkipStyleLate, in)
+	}
 	if len(out.Skip) > 0 && out.SkipStyle == "" && !isBroken(t.SkipStyle) {
 		r.fail(errorAt(t.Skip.Range, "Skip list without skip style", fmt.Sprintf(
 			"skip needs skip_style, one of %s, to know which runner flag leaves the tests out.", quotedList(skipStyles))))
@@ -233,6 +237,9 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	}
 	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
 	out.Report, _ = use(r, prefix+"report", t.Report)
+	if t.ReportLate != nil {
+		out.Report, _ = r.resolveLate(t.ReportLate, in)
+	}
 	in.ReportFile = out.Report
 	in.Unknown = in.Unknown || isBroken(t.Report)
 	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipStyle)
@@ -248,33 +255,6 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	}
 	out.Argv = r.evalCommand(prefix+"command", t.Command, in, t.Shell)
 	return out
-}
-
-// resolveParser evaluates a parser that depends on the parameters and
-// checks that it names a registered parser.
-func (r *resolver) resolveParser(late *lateCommand, in commandInputs) (string, bool) {
-	if late.Broken || in.Unknown {
-		r.broken = true
-		return "", false
-	}
-	value, diags := late.Expr.Value(late.scope.commandContext(commandVariables(in)))
-	r.diags = append(r.diags, diags...)
-	if diags.HasErrors() || !value.IsWhollyKnown() {
-		r.broken = true
-		return "", false
-	}
-	value, _ = value.UnmarkDeep()
-	if value.IsNull() {
-		r.failOnce(errorAt(late.Expr.Range(), "Invalid parser", "parser must not be null."))
-		return "", false
-	}
-	known := late.scope.known
-	name, problem := knownName("parser", known.Parsers, known.ParserNames)("parser", value)
-	if problem != nil {
-		r.failOnce(errorAt(late.Expr.Range(), "Invalid parser", problem.Detail))
-		return "", false
-	}
-	return name, true
 }
 
 // resolveRegex checks that a regex block comes exactly with parser = "regex".
