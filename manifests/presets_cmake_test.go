@@ -60,9 +60,9 @@ if(DEMO_TESTS)
   add_test(NAME generated_2 COMMAND unit_adds 5)
 endif()
 `,
-	"demo.h": "int demo_add(int a, int b);\n",
-	"demo.c": "#include \"demo.h\"\nint demo_add(int a, int b) { return a + b; }\n",
-	"unit.c": "#include <stdlib.h>\n#include \"demo.h\"\nint main(int argc, char **argv) { return argc == 2 && demo_add(2, 2) == atoi(argv[1]) ? 0 : 1; }\n",
+	"demo.h":  "int demo_add(int a, int b);\n",
+	"demo.c":  "#include \"demo.h\"\nint demo_add(int a, int b) { return a + b; }\n",
+	"unit.c":  "#include <stdlib.h>\n#include \"demo.h\"\nint main(int argc, char **argv) { return argc == 2 && demo_add(2, 2) == atoi(argv[1]) ? 0 : 1; }\n",
 	"suite.c": demoSuite,
 }
 
