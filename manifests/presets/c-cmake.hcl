@@ -31,7 +31,8 @@
 #                    --gtest_filter=-PATTERN (spell them Suite.Name).
 #                  "each": for a project that registers its whole suite as
 #                    one CTest test: each program in programs lists its
-#                    tests (program list_args...), then runs each alone
+#                    tests (program list_args..., the first word of each
+#                    line is a test's name), then runs each alone
 #                    (program run_args... NAME); exit status 0 passes. Test
 #                    ids are PROGRAM/NAME, read as TAP.
 #   programs       test programs, relative to the build directory, for the
@@ -173,7 +174,11 @@ locals {
             continue
           }
           while IFS= read -r test; do
+            # A listed line is the test's name, perhaps followed by more
+            # ("ping_pong (helpers: tcp4_echo_server)" from libuv).
             test=$${test%$'\r'}
+            test=$${test#"$${test%%[![:space:]]*}"}
+            test=$${test%%[[:space:]]*}
             [[ -z $test ]] && continue
             n=$((n + 1))
             if [[ -n $skip_re && $test =~ $skip_re ]]; then
