@@ -58,3 +58,34 @@ repository "typo" {
   }
   migrate = ["linux->windows"]
 }
+
+# Values that depend on a parameter are checked once it is known, at the
+# preset's expression, for the repository that set it.
+preset "late" {
+  language = "c"
+  params   = { report = "out.xml", style = "ctest" }
+  platform "linux" {
+    test {
+      command    = ["run", report_file]
+      parser     = "junit"
+      report     = param.report # ERROR: report must be relative to the repository root
+      skip_style = param.style # ERROR: No skip style named "ctst"
+    }
+  }
+  platform "windows" {
+    test {
+      command    = ["run"]
+      parser     = "junit"
+      skip_style = param.style == "ctest" ? "ctest" : 3 # ERROR: No skip style named "3"
+    }
+  }
+}
+
+repository "late-values" {
+  preset = "late"
+  source {
+    path = "repo"
+  }
+  migrate = ["linux->windows"]
+  params  = { report = "/abs/out.xml", style = "ctst" }
+}
