@@ -16,7 +16,7 @@ import (
 // resolved for a manifest, on small real CMake projects, and read the
 // results with the parser the preset chose: each of its runners, its
 // parameters and its skip styles, end to end through cmake, gcc, ctest and
-// (for the gtest runner) Debian's GoogleTest sources.
+// (for the gtest runner) Debian's GoogleTest.
 
 // demoSuite is a test program in the manner of libuv's and expat's: one
 // program holds the suite; "--list" names its tests and an argument runs
@@ -68,15 +68,13 @@ endif()
 	"suite.c": demoSuite,
 }
 
-// gtestProject builds Debian's GoogleTest sources with the project.
+// gtestProject links Debian's GoogleTest (libgtest-dev).
 var gtestProject = map[string]string{
 	"CMakeLists.txt": `cmake_minimum_required(VERSION 3.13)
 project(gdemo CXX)
-set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
-set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
-add_subdirectory(/usr/src/googletest googletest EXCLUDE_FROM_ALL)
+find_package(GTest REQUIRED)
 add_executable(gdemo_test gdemo_test.cc)
-target_link_libraries(gdemo_test gtest_main)
+target_link_libraries(gdemo_test GTest::gtest_main)
 enable_testing()
 add_test(NAME gdemo_test COMMAND gdemo_test)
 `,
@@ -141,8 +139,8 @@ func TestCMakePresetRunners(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.project["gdemo_test.cc"] != "" {
-				if _, err := os.Stat("/usr/src/googletest/CMakeLists.txt"); err != nil {
-					t.Skip("GoogleTest sources not installed (Debian: apt-get install googletest)")
+				if _, err := os.Stat("/usr/include/gtest/gtest.h"); err != nil {
+					t.Skip("GoogleTest not installed (Debian: apt-get install libgtest-dev)")
 				}
 			}
 			dir := writeFiles(t, tt.project)
