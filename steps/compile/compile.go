@@ -167,7 +167,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 				return at("build.command")
 			case "coverage_file":
 				return at("coverage.path")
-			case "timeout", "parser", "skip", "regex":
+			case "timeout", "parser", "skip", "regex", "report":
 				return at("test." + field)
 			}
 			return at(field)

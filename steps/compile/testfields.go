@@ -38,6 +38,9 @@ func testFields(repository, platform, language string, e taskpkg.Environment, so
 	if b := e.Build; b != nil {
 		fields = append(fields, engine.Field{Name: "build", Value: &testrun.Command{Argv: nonNilList(b.Argv), Shell: b.Shell, Dir: b.Dir}, Source: source("build")})
 	}
+	if e.Report != "" {
+		fields = append(fields, engine.Field{Name: "report", Value: e.Report, Source: source("report")})
+	}
 	if e.CoverageFile != "" {
 		fields = append(fields, engine.Field{Name: "coverage_file", Value: e.CoverageFile, Source: source("coverage_file")})
 	}

@@ -93,6 +93,9 @@ type Environment struct {
 	// does not need it, but the same configuration lets a run the build
 	// already made (the gold patch gives back R+) be served from the cache.
 	CoverageFile string `json:"coverage_file,omitempty"`
+	// Report is the file the parser reads instead of the test command's
+	// output (slash-separated, relative to the repository root).
+	Report string `json:"report,omitempty"`
 }
 
 // Command is a build command: an argv, or script lines for a shell.

@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,13 +52,9 @@ func markSkipped(results []schemas.TestResult, expected, skip []string) []schema
 	for i, r := range results {
 		byID[r.ID] = i
 	}
-	skipped := map[string]bool{}
-	for _, s := range skip {
-		skipped[s] = true
-	}
 	for _, id := range expected {
 		name := id[strings.LastIndexByte(id, '/')+1:]
-		if !skipped[name] {
+		if !slices.ContainsFunc(skip, func(entry string) bool { return globMatch(entry, name) }) {
 			continue
 		}
 		if i, ok := byID[id]; ok {
@@ -97,4 +94,33 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// globMatch reports whether name matches a skip entry: a whole name, or a
+// glob whose '*' stands for any run of characters and '?' for one (the
+// manifest's skip entries, spelled for the runner the same way).
+func globMatch(pattern, name string) bool {
+	p, n := []rune(pattern), []rune(name)
+	// star and mark remember the last '*' and the name position it took,
+	// to backtrack when the rest fails: never exponential.
+	i, j, star, mark := 0, 0, -1, 0
+	for j < len(n) {
+		switch {
+		case i < len(p) && (p[i] == '?' || p[i] == n[j]):
+			i++
+			j++
+		case i < len(p) && p[i] == '*':
+			star, mark = i, j
+			i++
+		case star >= 0:
+			mark++
+			i, j = star+1, mark
+		default:
+			return false
+		}
+	}
+	for i < len(p) && p[i] == '*' {
+		i++
+	}
+	return i == len(p)
 }

@@ -60,6 +60,9 @@ type Config struct {
 	Regex         *Regex   `json:"regex,omitempty"` // only for parser "regex"
 	Skip          []string `json:"skip"`
 	Coverage      string   `json:"coverage_file,omitempty"` // relative to the repository root
+	// Report is the file the parser reads instead of the test command's
+	// stdout, relative to the repository root: a runner's JUnit XML, say.
+	Report string `json:"report,omitempty"`
 	// Run numbers repeated runs of the same suite (flake detection); it only
 	// makes their keys differ.
 	Run int `json:"run,omitempty"`
@@ -174,16 +177,32 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if cfg.Regex != nil {
 			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
 		}
-		// The parser reads the output while the tests write it, so memory
-		// stays bounded however much a suite prints.
-		parsed := streamParse(parser, opts)
-		testRes, err = run(cfg.Test, parsed)
-		parseResults, parseErr := parsed.finish()
+		var (
+			parseResults []schemas.TestResult
+			parseErr     error
+		)
+		if cfg.Report == "" {
+			// The parser reads the output while the tests write it, so
+			// memory stays bounded however much a suite prints.
+			parsed := streamParse(parser, opts)
+			testRes, err = run(cfg.Test, parsed)
+			parseResults, parseErr = parsed.finish()
+		} else {
+			testRes, err = run(cfg.Test, nil)
+		}
 		if err != nil {
 			logw.Close()
 			return err
 		}
 		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
+		if cfg.Report != "" {
+			input, err := readReport(repo, cfg.Report, logw)
+			if err != nil {
+				logw.Close()
+				return err
+			}
+			parseResults, parseErr = parser.Parse(bytes.NewReader(input), opts)
+		}
 		if parseErr != nil {
 			logw.Close()
 			return fmt.Errorf("parse %s output: %w", cfg.Parser, parseErr)
@@ -223,6 +242,29 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 	}
 	return nil
+}
+
+// readReport reads the report file the test command wrote, and copies it
+// into the log so a person sees what the parser read. A missing report is
+// an empty one: a suite that crashed before writing it reports no test, and
+// its expected tests are missing.
+func readReport(repo, report string, logw io.Writer) ([]byte, error) {
+	// The tested code wrote it: read as untrusted (no links, no FIFOs,
+	// size-capped, never outside the repository).
+	b, err := readUntrusted(repo, report)
+	if isMissing(err) || errors.Is(err, errNotRegular) {
+		fmt.Fprintf(logw, "[osbench: no report %s (%v): the parser reads nothing]\n", report, err)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report %s: %w", report, err)
+	}
+	fmt.Fprintf(logw, "[osbench: report %s, %d bytes]\n", report, len(b))
+	logw.Write(b)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		fmt.Fprintln(logw)
+	}
+	return b, nil
 }
 
 // argv turns a command into what the executor runs.

@@ -1,6 +1,8 @@
 package testrun
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -140,5 +142,34 @@ func TestGoBuildContext(t *testing.T) {
 	}
 	if c := goBuildContext("windows", nil); runtime.GOOS != "windows" && c.CgoEnabled {
 		t.Errorf("cgo on for a cross build without CGO_ENABLED")
+	}
+}
+
+// The parser reads a report file when the test block names one; the log
+// shows what it read, and a missing report reads as nothing.
+func TestReadReport(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report := "<testsuites><testsuite name=\"s\"><testcase name=\"a\"/></testsuite></testsuites>"
+	if err := os.WriteFile(filepath.Join(repo, "out", "report.xml"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	got, err := readReport(repo, "out/report.xml", &log)
+	if err != nil || string(got) != report {
+		t.Fatalf("readReport = %q, %v; want the file", got, err)
+	}
+	if !strings.Contains(log.String(), report+"\n") || !strings.Contains(log.String(), "report out/report.xml") {
+		t.Errorf("log = %q, want the report in it", log.String())
+	}
+	log.Reset()
+	got, err = readReport(repo, "out/missing.xml", &log)
+	if err != nil || got != nil {
+		t.Errorf("missing report = %q, %v; want nothing, no error", got, err)
+	}
+	if !strings.Contains(log.String(), "no report out/missing.xml") {
+		t.Errorf("log = %q, want it to say the report is missing", log.String())
 	}
 }
