@@ -210,6 +210,11 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		results = applyOutcome(parseResults, testRes)
 	}
 	results = markSkipped(results, expected, cfg.Skip)
+	unmatched := unmatchedSkips(expected, cfg.Skip)
+	for _, entry := range unmatched {
+		fmt.Fprintf(logw, "[osbench: skip entry %q matches no test of this platform]\n", entry)
+		rc.Log.Warn().Str("step", rc.Step.ID).Str("skip", entry).Msg("skip entry matches no test on this platform; it does nothing")
+	}
 	if err := logw.Close(); err != nil {
 		return err
 	}
@@ -224,7 +229,11 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.PutJSON("tests.json", tr); err != nil {
 		return err
 	}
-	rc.SetLabel(summarize(results))
+	label := summarize(results)
+	if len(unmatched) > 0 {
+		label += fmt.Sprintf("; skip entries matching no test: %s", strings.Join(unmatched, ", "))
+	}
+	rc.SetLabel(label)
 	if cfg.Coverage != "" {
 		raw, err := readUntrusted(repo, cfg.Coverage)
 		switch {

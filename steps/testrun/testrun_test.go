@@ -173,3 +173,15 @@ func TestReadReport(t *testing.T) {
 		t.Errorf("log = %q, want it to say the report is missing", log.String())
 	}
 }
+
+func TestUnmatchedSkips(t *testing.T) {
+	expected := []string{"example.com/m/TestA", "example.com/m/sub/TestB", "example.com/m/TestWineLink"}
+	got := unmatchedSkips(expected, []string{"TestA", "TestB/case_one", "TestWine*", "TestNope", "TestNope/x", "Tes?"})
+	want := []string{"TestNope", "TestNope/x", "Tes?"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unmatched = %v, want %v", got, want)
+	}
+	if got := unmatchedSkips(nil, []string{"anything"}); got != nil {
+		t.Errorf("with no expected tests: %v, want nothing said", got)
+	}
+}
