@@ -39,7 +39,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			res, err := initmanifest.Run(ctx, initmanifest.Options{
 				Source: src, Out: out, Toolchain: toolchain, Rerun: rerun, Force: force,
 				Cache:   c,
-				Engine:  engine.Options{Jobs: g.jobs, Log: g.log},
+				Engine:  engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log},
 				Compile: compile.Options{Platforms: g.platforms, ExecutorState: g.executorState},
 				Known:   knownPlugins(),
 				Observe: func(total int) (engine.Observer, func()) {
