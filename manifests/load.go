@@ -202,9 +202,15 @@ func (l *loader) addSource(name string, src []byte) {
 // parse parses one file, checks its top level against schema and evaluates
 // its locals, returning what its blocks need to be decoded.
 func (l *loader) parse(name, dir string, src []byte, schema *hcl.BodySchema) (*hcl.BodyContent, *scope) {
+	sc := &scope{file: name, dir: dir, known: l.opts.Known}
+	if deep := checkNesting(name, src); deep.HasErrors() {
+		// Parsing it could overflow the stack: reported instead, alone.
+		l.diags = append(l.diags, deep...)
+		sc.ctx = &hcl.EvalContext{Functions: l.functions}
+		return &hcl.BodyContent{}, sc
+	}
 	file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	l.diags = append(l.diags, diags...)
-	sc := &scope{file: name, dir: dir, known: l.opts.Known}
 	if diags.HasErrors() {
 		// The parser recovers by skipping to the end of the broken block, so
 		// decoding what is left would report attributes as missing that
