@@ -40,22 +40,9 @@ var builtin = registry.New[Importer]("coverage format")
 // registered twice is a programming error and panics.
 func Register(name string, p Importer) { builtin.Register(name, p) }
 
-// Versioned is implemented by an importer whose output for some report
-// changed since its first release; one without it is at version "1".
-type Versioned interface {
-	Version() string
-}
-
-// VersionOf is the version of the importer registered under name: part of
-// the key of every coverage step that uses it.
-func VersionOf(name string) string {
-	if p, ok := Lookup(name); ok {
-		if v, ok := p.(Versioned); ok {
-			return v.Version()
-		}
-	}
-	return "1"
-}
+// VersionOf is the version of the importer registered under name (see
+// registry.Versioned): part of the key of every step that uses it.
+func VersionOf(name string) string { return builtin.Version(name) }
 
 // Lookup returns the plugin registered under name.
 func Lookup(name string) (Importer, bool) { return builtin.Lookup(name) }

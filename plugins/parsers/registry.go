@@ -29,24 +29,9 @@ type Parser interface {
 	Parse(r io.Reader, opts Options) ([]schemas.TestResult, error)
 }
 
-// Versioned is implemented by a parser whose ids or statuses changed since
-// its first release: Version says which rules it follows ("2", "3", …).
-// A parser without it is at version "1".
-type Versioned interface {
-	Version() string
-}
-
-// VersionOf is the version of the parser registered under name: part of the
-// key of every step that uses it, so a parser change reruns exactly the
-// runs it parses.
-func VersionOf(name string) string {
-	if p, ok := Lookup(name); ok {
-		if v, ok := p.(Versioned); ok {
-			return v.Version()
-		}
-	}
-	return "1"
-}
+// VersionOf is the version of the parser registered under name (see
+// registry.Versioned): part of the key of every step that uses it.
+func VersionOf(name string) string { return builtin.Version(name) }
 
 var builtin = registry.New[Parser]("parser")
 
