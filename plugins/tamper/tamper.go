@@ -55,9 +55,13 @@ func Rules() []RuleInfo {
 // one per rule and patch line. A patch that is not a diff has none.
 func Scan(patch []byte) []schemas.TamperFinding {
 	var out []schemas.TamperFinding
-	seen := map[[2]any]bool{}
+	type at struct {
+		line int
+		rule string
+	}
+	seen := map[at]bool{}
 	report := func(file string, line int, rule, reason string) {
-		k := [2]any{line, rule}
+		k := at{line, rule}
 		if seen[k] {
 			return
 		}
@@ -178,7 +182,7 @@ func scanInitBlocks(f *fileDiff, report func(file string, line int, rule, reason
 				opening = false // a declaration, not a definition
 			}
 			if inBlock && depth <= 0 {
-				flush(!varFunc || calledFunc.MatchString(l.text[strings.LastIndex(l.text, "}"):]))
+				flush(!varFunc || calledFunc.MatchString(afterLastBrace(l.text)))
 				inBlock, depth, varFunc = false, 0, false
 			}
 		}
@@ -208,6 +212,15 @@ func addsInitTimeCode(f *fileDiff) bool {
 		}
 	}
 	return false
+}
+
+// afterLastBrace is line from its last "}" on ("" when it has none): where
+// a func literal's closing brace meets its call.
+func afterLastBrace(line string) string {
+	if i := strings.LastIndex(line, "}"); i >= 0 {
+		return line[i:]
+	}
+	return ""
 }
 
 // initFunctions are the names of the functions the file's new side places

@@ -161,6 +161,10 @@ func TestScanFlagsForgeries(t *testing.T) {
 			before: map[string]string{"CMakeLists.txt": cmake},
 			after:  map[string]string{"CMakeLists.txt": strings.Replace(cmake, "COMMAND cpath_tests ${name}", "COMMAND true", 1)},
 			file:   "CMakeLists.txt", want: []string{RuleCMakeTests}},
+		{name: "CMake test taken out",
+			before: map[string]string{"CMakeLists.txt": cmake},
+			after:  map[string]string{"CMakeLists.txt": strings.Replace(cmake, "  add_test(NAME ${name} COMMAND cpath_tests ${name})\n", "", 1)},
+			file:   "CMakeLists.txt", want: []string{RuleCMakeTests}},
 		{name: "CMake emulator runs every test as true",
 			before: map[string]string{"CMakeLists.txt": cmake},
 			after:  map[string]string{"CMakeLists.txt": strings.Replace(cmake, "enable_testing()", "set(CMAKE_CROSSCOMPILING_EMULATOR true)\nenable_testing()", 1)},
@@ -200,6 +204,22 @@ func TestScanFlagsForgeries(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScanPlainUnifiedDiff: a diff -u patch (timestamps after a tab, no
+// "diff --git" line, CRLF line ends) is read like git's.
+func TestScanPlainUnifiedDiff(t *testing.T) {
+	patch := "--- a/src/forge.c\t2026-01-01 00:00:00.000000000 +0000\r\n+++ b/src/forge.c\t2026-01-02 00:00:00.000000000 +0000\r\n" +
+		"@@ -1,2 +1,4 @@\r\n #include <unistd.h>\r\n+__attribute__((constructor))\r\n+static void forge(void) { _exit(0); }\r\n int x;\r\n"
+	got := Scan([]byte(patch))
+	if ids := rulesOf(got); !slices.Equal(ids, []string{RuleInitExit, RuleInitTimeCode}) {
+		t.Fatalf("rules %v, findings %+v", ids, got)
+	}
+	for _, f := range got {
+		if f.File != "src/forge.c" {
+			t.Errorf("finding names %q, want src/forge.c", f.File)
+		}
 	}
 }
 
