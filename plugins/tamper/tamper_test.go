@@ -328,6 +328,52 @@ func TestScanFixtureSources(t *testing.T) {
 	}
 }
 
+// TestScanMaskGoldens scans gold patches as the task builder makes them:
+// the reverse of each masking the mask rules' golden files record
+// (plugins/mask/testdata), from the masked source back to the fixture file.
+func TestScanMaskGoldens(t *testing.T) {
+	goldens, err := filepath.Glob(filepath.Join("..", "mask", "testdata", "*.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join("..", "..", "testdata", "repos")
+	n := 0
+	for _, g := range goldens {
+		parts := strings.Split(strings.TrimSuffix(filepath.Base(g), ".golden"), "-")
+		repo, stem := parts[0], parts[len(parts)-1]
+		var file string
+		filepath.WalkDir(filepath.Join(root, repo), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.TrimSuffix(d.Name(), filepath.Ext(d.Name())) == stem && languageOf(d.Name()) != "" {
+				file, _ = filepath.Rel(filepath.Join(root, repo), p)
+			}
+			return nil
+		})
+		if file == "" {
+			continue // a golden of a variant (coarse masks) named after no fixture file
+		}
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, masked, ok := strings.Cut(string(b), "# masked source\n")
+		if !ok {
+			continue
+		}
+		file = filepath.ToSlash(file)
+		patch := gitPatch(t, map[string]string{file: masked}, map[string]string{file: fixture(t, repo, file)})
+		if !strings.Contains(patch, "\n+") {
+			t.Errorf("%s: the gold patch of %s/%s adds nothing", filepath.Base(g), repo, file)
+		}
+		n++
+		if got := Scan([]byte(patch)); len(got) != 0 {
+			t.Errorf("gold patch of %s/%s (%s) flagged: %+v", repo, file, filepath.Base(g), got)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("scanned %d gold patches; the mask goldens moved?", n)
+	}
+}
+
 // isTestPath keeps the fixture scan to code a gold patch can touch: the
 // masks never change tests.
 func isTestPath(p string) bool {
