@@ -264,6 +264,9 @@ func TestEvalAgentPatches(t *testing.T) {
 	if !forged.TamperSuspected || !rules["runner-output-go"] || !rules["init-exit"] {
 		t.Errorf("forging patch: tamper_suspected %v, findings %+v; want runner-output-go and init-exit in forge.go", forged.TamperSuspected, forged.TamperFindings)
 	}
+	if !strings.Contains(r.stderr, "eval: 1 predictions are tamper-suspected") {
+		t.Error("stderr does not say that one prediction is tamper-suspected")
+	}
 	sum := readSummary(t, evalOut)["agent"]
 	if sum.Total != 5 || sum.Resolved != 1 || sum.TargetOnly != 2 || sum.Gap != 1 || sum.PatchRejected != 3 || sum.TamperSuspected != 1 {
 		t.Errorf("summary: %+v, %d tamper suspected (want 1)", sum.EvalCounts, sum.TamperSuspected)
