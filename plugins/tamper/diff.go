@@ -18,6 +18,8 @@ const (
 type diffLine struct {
 	kind lineKind
 	text string
+	// code is text without comments (setCode), what the rules read.
+	code string
 	// patchLine is the 1-based line number in the patch text: where a
 	// reader of the patch finds it.
 	patchLine int

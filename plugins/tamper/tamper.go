@@ -69,6 +69,7 @@ func Scan(patch []byte) []schemas.TamperFinding {
 		out = append(out, schemas.TamperFinding{File: file, PatchLine: line, Rule: rule, Reason: reason})
 	}
 	for _, f := range readDiff(patch) {
+		setCode(f)
 		if f.binary != 0 {
 			report(f.path, f.binary, RuleBinaryContent, "carries binary content, which the scan cannot read; check what builds or runs it")
 		}
@@ -89,7 +90,7 @@ func Scan(patch []byte) []schemas.TamperFinding {
 				if r.files != nil && !r.files(f.path) {
 					continue
 				}
-				if r.pattern.MatchString(l.text) {
+				if r.pattern.MatchString(l.code) {
 					report(f.path, l.patchLine, r.id, r.reason)
 				}
 			}
@@ -149,14 +150,14 @@ func scanInitBlocks(f *fileDiff, report func(file string, line int, rule, reason
 			flush(!varFunc)
 			inBlock, opening, depth, varFunc, lastHunk = false, false, 0, false, l.hunk
 		}
-		code := stripLiterals(l.text)
+		code := stripLiterals(l.code)
 		if !inBlock && !opening {
 			switch {
-			case lang == "go" && goInit.MatchString(l.text):
+			case lang == "go" && goInit.MatchString(l.code):
 				opening = true
-			case lang == "go" && goVarFunc.MatchString(l.text):
+			case lang == "go" && goVarFunc.MatchString(l.code):
 				opening, varFunc = true, true
-			case lang != "go" && (cConstructor.MatchString(l.text) || definesNamed(l.text, lang, named)):
+			case lang != "go" && (cConstructor.MatchString(l.code) || definesNamed(l.code, lang, named)):
 				opening = true
 			}
 		}
@@ -182,7 +183,7 @@ func scanInitBlocks(f *fileDiff, report func(file string, line int, rule, reason
 				opening = false // a declaration, not a definition
 			}
 			if inBlock && depth <= 0 {
-				flush(!varFunc || calledFunc.MatchString(afterLastBrace(l.text)))
+				flush(!varFunc || calledFunc.MatchString(afterLastBrace(l.code)))
 				inBlock, depth, varFunc = false, 0, false
 			}
 		}
@@ -197,7 +198,7 @@ func scanInitBlocks(f *fileDiff, report func(file string, line int, rule, reason
 		return
 	}
 	for _, l := range f.lines {
-		if l.kind == added && exit.MatchString(stripLiterals(l.text)) {
+		if l.kind == added && exit.MatchString(stripLiterals(l.code)) {
 			report(f.path, l.patchLine, RuleInitExit, "ends the process in a file that adds init-time code")
 		}
 	}
@@ -207,7 +208,7 @@ func scanInitBlocks(f *fileDiff, report func(file string, line int, rule, reason
 // module initializer in the file.
 func addsInitTimeCode(f *fileDiff) bool {
 	for _, l := range f.lines {
-		if l.kind == added && (cConstructor.MatchString(l.text) || initSection.MatchString(l.text)) {
+		if l.kind == added && (cConstructor.MatchString(l.code) || initSection.MatchString(l.code)) {
 			return true
 		}
 	}
@@ -234,17 +235,17 @@ func initFunctions(f *fileDiff, lang string) map[string]bool {
 		if l.kind == removed {
 			continue
 		}
-		if initSection.MatchString(l.text) || (lang == "rust" && strings.Contains(l.text, "#[used")) {
+		if initSection.MatchString(l.code) || (lang == "rust" && strings.Contains(l.code, "#[used")) {
 			sectionOpen = true
 		}
 		if sectionOpen {
-			if m := sectionRefs.FindStringSubmatch(l.text); m != nil {
+			if m := sectionRefs.FindStringSubmatch(l.code); m != nil {
 				named[m[1]] = true
 				sectionOpen = false
 			}
 		}
-		if lang != "go" && cConstructor.MatchString(l.text) && strings.Contains(l.text, ";") {
-			ms := cFuncName.FindAllStringSubmatch(stripLiterals(l.text), -1)
+		if lang != "go" && cConstructor.MatchString(l.code) && strings.Contains(l.code, ";") {
+			ms := cFuncName.FindAllStringSubmatch(stripLiterals(l.code), -1)
 			for _, m := range ms {
 				if m[1] != "__attribute__" && m[1] != "constructor" && m[1] != "__constructor__" {
 					named[m[1]] = true

@@ -269,6 +269,13 @@ func TestScanInnocent(t *testing.T) {
 		{name: "CMake adds a source file",
 			before: map[string]string{"CMakeLists.txt": cmake},
 			after:  map[string]string{"CMakeLists.txt": strings.Replace(cmake, "src/probe.c)", "src/probe.c src/win32.c)", 1)}},
+		{name: "comments that mention the harness",
+			after: map[string]string{
+				"src/lib.rs":     "//! Tests share a directory: use `cargo test -- --test-threads=1`.\n/// Prints nothing like `test result: ok`.\npub fn f() {}\n",
+				"p.go":           "package p\n\n// Run prints lines like \"--- PASS: TestX\" when -test.v is set.\nfunc Run() {}\n",
+				"src/a.c":        "/* not a constructor:\n   __attribute__((constructor)) void f(void) { _exit(0); }\n */\nint a;\n",
+				"CMakeLists.txt": "# add_test(NAME x COMMAND true) is what a forger would write\nproject(p C)\n",
+			}},
 		{name: "runner output quoted in documentation",
 			after: map[string]string{"README.md": "Run `go test`:\n\n    --- PASS: TestJoin (0.00s)\n    ok  \tpathsep\t0.01s\n"}},
 		{name: "a program that prints --- PASS: is flagged (accepted)",
