@@ -67,9 +67,15 @@ func newEvalCommand(g *globals) *cobra.Command {
 				fmt.Fprintf(out, "; %d retried after an infrastructure failure", res.Retried)
 			}
 			fmt.Fprintf(out, "\nreports: %s\n", filepath.Join(o.Out, "report.html"))
-			infra := 0
+			infra, suspected := 0, 0
 			for _, m := range res.Summary.Models {
 				infra += m.InfraFailures
+				suspected += m.TamperSuspected
+			}
+			if suspected > 0 {
+				// Evidence for people, not a verdict: the exit status
+				// stays what the verdicts make it.
+				fmt.Fprintf(cmd.ErrOrStderr(), "eval: %d predictions are tamper-suspected (their patches imitate or bypass a test runner; see tamper_findings in their report.json)\n", suspected)
 			}
 			if infra > 0 {
 				// Not a verdict on any patch: a CI run must not pass on it.
