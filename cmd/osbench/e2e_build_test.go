@@ -143,13 +143,14 @@ func readJSON(t *testing.T, p string, v any) {
 }
 
 // snapshotDir maps relative path → content of every file under dir, but
-// the raw logs: they hold timings and are side artifacts, exported for
-// people, not results two builds must agree on.
+// the raw logs (timings) and build-steps.json (which steps ran and which
+// were cached): they describe a run, they are not results two builds must
+// agree on.
 func snapshotDir(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
 	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() && !strings.HasSuffix(p, ".log") {
+		if err == nil && !info.IsDir() && !strings.HasSuffix(p, ".log") && filepath.Base(p) != "build-steps.json" {
 			b, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(dir, p)
 			m[rel] = string(b)
