@@ -85,8 +85,9 @@ func init() {
 
 func (taskKind) Name() string { return Kind }
 
-// Version 2: tasks name their upstream project and pin.
-func (taskKind) Version() string { return "2" }
+// Version 2: tasks name their upstream project and pin. Version 3: the
+// masked run's class (quiet, crash, hang); difficulty weighs patch hunks.
+func (taskKind) Version() string { return "3" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
