@@ -7,7 +7,7 @@ OUT       ?= out/demo
 FUZZTIME  ?= 10s
 export GOFLAGS := -mod=mod
 
-.PHONY: all build test unit fuzz e2e bench demo lint deps clean
+.PHONY: all build test unit fuzz e2e bench demo corpus lint deps clean
 
 all: build
 
@@ -49,6 +49,35 @@ demo: deps build
 	$(BIN) plan | tail -n 1
 	$(BIN) build --out $(OUT)
 	$(BIN) eval --tasks $(OUT)/tasks.jsonl --predictions gold --predictions empty --out $(OUT)/eval
+
+# corpus: the bundled real corpus (every manifest under manifests/corpus, in
+# any subdirectory): validate, build, evaluate every task's gold and empty
+# patch, then print the corpus table and write it to docs/corpus.md with the
+# wall time. A repository whose steps fail keeps its row with the reason, so
+# a failed build or evaluation does not stop the table (when a failed step
+# blocked the step that writes tasks.jsonl, the tasks of the task steps that
+# succeeded are evaluated); make fails only when the table cannot be made.
+CORPUS_OUT       ?= out/corpus
+CORPUS_MANIFESTS := $(shell find manifests/corpus -name '*.hcl' 2>/dev/null | sort)
+CORPUS_FLAGS     ?=
+CORPUS_NOTE      ?=
+
+corpus: deps build
+	@test -n "$(CORPUS_MANIFESTS)" || { echo "corpus: no manifests under manifests/corpus"; exit 1; }
+	$(BIN) validate $(CORPUS_MANIFESTS)
+	@start=$$(date +%s); \
+	rm -f $(CORPUS_OUT)/tasks.jsonl $(CORPUS_OUT)/tasks-partial.jsonl $(CORPUS_OUT)/build-report.json $(CORPUS_OUT)/build-report.md; \
+	$(BIN) $(CORPUS_FLAGS) build $(CORPUS_MANIFESTS) --out $(CORPUS_OUT) || echo "corpus: the build had failures (listed in the table)"; \
+	tasks=$(CORPUS_OUT)/tasks.jsonl; \
+	if [ ! -e $$tasks ]; then \
+	  tasks=$(CORPUS_OUT)/tasks-partial.jsonl; \
+	  $(BIN) corpus --build $(CORPUS_OUT) --partial-tasks $$tasks; \
+	fi; \
+	if [ -s $$tasks ]; then \
+	  $(BIN) $(CORPUS_FLAGS) eval --tasks $$tasks --predictions gold --predictions empty --out $(CORPUS_OUT)/eval || echo "corpus: the evaluation had problems"; \
+	else rm -rf $(CORPUS_OUT)/eval; echo "corpus: no tasks, nothing to evaluate"; fi; \
+	$(BIN) corpus $(CORPUS_MANIFESTS) --build $(CORPUS_OUT) --eval $(CORPUS_OUT)/eval \
+	  --wall-time $$(( $$(date +%s) - start ))s --note "$(CORPUS_NOTE)" --write docs/corpus.md
 
 clean:
 	rm -rf bin out

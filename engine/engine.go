@@ -29,9 +29,12 @@ type Options struct {
 	Pools     map[string]int // per-pool limits (Step.Pool); absent = Jobs
 	KeepGoing bool           // a failure stops only its dependents (otherwise: stop scheduling)
 	LogCap    int64          // bytes kept of each side log; default 8 MiB
-	OutDir    string         // where Exports go; "" = no export
-	Observer  Observer
-	Log       zerolog.Logger
+	// VerifyCache is the fraction of hits (0..1) run again to check that
+	// their results are what the cache holds (verifycache.go).
+	VerifyCache float64
+	OutDir      string // where Exports go; "" = no export
+	Observer    Observer
+	Log         zerolog.Logger
 }
 
 // Engine plans and runs graphs against one cache.
@@ -115,6 +118,14 @@ func (e *Engine) checkOutputs(rec *cache.ActionRecord) string {
 			return o.Name + ": blob missing"
 		}
 	}
+	// A log is not a result, but a hit must be able to show the log of
+	// the run behind it (osbench logs, --out): without it the step reruns,
+	// and early cutoff keeps its dependents where they are.
+	for _, o := range rec.Side {
+		if !e.cache.Has(o.Digest, o.Size) {
+			return o.Name + " (log): blob missing"
+		}
+	}
 	return ""
 }
 
@@ -160,6 +171,9 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	res, rec := e.decide(s, inputs)
 	if res.Status != StatusMiss {
 		e.noteServed(runID, s, res, rec)
+		if res.Status == StatusHit && e.sampled(res.Key) {
+			e.verifyHit(ctx, s, inputs, res, rec)
+		}
 		return res, rec, nil
 	}
 	if other := fl.join(res.Key, s.ID); other != nil {
@@ -209,15 +223,23 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 		res.Status, res.Error = StatusCanceled, ctx.Err().Error()
 		return res, nil, err
 	}
+	var side []cache.Output
+	if rc != nil {
+		side = rc.side
+	}
 	if err != nil {
 		res.Status, res.Error, rec = StatusFailed, err.Error(), nil
 		var corrupt *cache.CorruptError
 		if !errors.As(err, &corrupt) {
-			// Recorded for explain; never served as a hit.
-			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Duration: res.Duration, Created: e.now().UTC()})
+			// Recorded for explain and logs (with what the run logged
+			// before it failed, which is why it failed); never served as
+			// a hit.
+			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Side: side, Duration: res.Duration, Created: e.now().UTC()})
 		}
 	}
-	if herr := e.hist.append(s.ID, historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error, Components: append([]Component(nil), res.Components...)}); herr != nil {
+	entry := historyEntry{Step: s.ID, Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error,
+		Components: append([]Component(nil), res.Components...), Side: side}
+	if herr := e.hist.append(s.ID, entry); herr != nil {
 		e.opts.Log.Warn().Err(herr).Str("step", s.ID).Msg("could not record history")
 	}
 	return res, rec, err
@@ -235,7 +257,7 @@ func (e *Engine) noteServed(runID string, s *Step, res *StepResult, rec *cache.A
 	if entries := e.hist.load(s.ID); len(entries) > 0 && entries[len(entries)-1].Key == res.Key {
 		return
 	}
-	entry := historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: StatusHit, Components: append([]Component(nil), res.Components...)}
+	entry := historyEntry{Step: s.ID, Run: runID, Time: e.now().UTC(), Key: res.Key, Status: StatusHit, Side: rec.Side, Components: append([]Component(nil), res.Components...)}
 	if err := e.hist.append(s.ID, entry); err != nil {
 		e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not record history")
 	}
@@ -316,12 +338,25 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 	}
 	a := &Artifacts{cache: e.cache, rec: rec}
 	for _, x := range s.Exports {
-		if x.Optional && !hasResult(rec, x.Output) {
+		if rec.Failed && !x.Side {
+			continue // a failed run has only its logs
+		}
+		if x.Optional && (x.Side && a.SideDigest(x.Output) == "" || !x.Side && !hasResult(rec, x.Output)) {
 			continue
 		}
 		dst := filepath.Join(e.opts.OutDir, filepath.FromSlash(x.Path))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
+		}
+		if x.Side {
+			b, err := a.Side(x.Output)
+			if err != nil {
+				return fmt.Errorf("export log %s of %s: %w", x.Output, s.ID, err)
+			}
+			if err := writeFileAtomic(dst, b); err != nil {
+				return err
+			}
+			continue
 		}
 		if o, err := a.output(x.Output, cache.KindTree); err == nil {
 			os.RemoveAll(dst)
@@ -356,6 +391,30 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		}
 	}
 	return nil
+}
+
+// writeFileAtomic writes an exported file under a temporary name of its
+// own and renames it into place: a reader never sees half a log, and two
+// builds exporting to one out dir never write through each other's file.
+func writeFileAtomic(dst string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func hasResult(rec *cache.ActionRecord, name string) bool {

@@ -311,7 +311,9 @@ func TestCorruptTreeMemberIsRepairedWhileReading(t *testing.T) {
 	mk := func() []*Step {
 		return []*Step{
 			{ID: "src", Kind: "test.tree", Config: []Field{{Name: "files", Value: map[string]string{"a.txt": "hello", "d/b.txt": "world"}}}},
-			{ID: "read", Kind: "test.treereader", Inputs: []Input{{Name: "tree", Step: "src"}}},
+			// A neighbour input whose blobs are fine: it must not rerun.
+			{ID: "other", Kind: "test.tree", Config: []Field{{Name: "files", Value: map[string]string{"c.txt": "fine"}}}},
+			{ID: "read", Kind: "test.treereader", Inputs: []Input{{Name: "tree", Step: "src"}, {Name: "neighbour", Step: "other"}}},
 		}
 	}
 	build(t, e, mk()...)
@@ -325,12 +327,12 @@ func TestCorruptTreeMemberIsRepairedWhileReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := mk()
-	steps[1].Config = []Field{{Name: "v", Value: 2}} // force the reader to run
+	steps[2].Config = []Field{{Name: "v", Value: 2}} // force the reader to run
 	treeRuns := kTree.runs.Load()
 	rep := build(t, e, steps...)
-	wantStatuses(t, rep, map[string]Status{"src": StatusHit, "read": StatusRan})
-	if kTree.runs.Load() != treeRuns+1 {
-		t.Errorf("producer of the corrupt tree was not recomputed")
+	wantStatuses(t, rep, map[string]Status{"src": StatusHit, "other": StatusHit, "read": StatusRan})
+	if got := kTree.runs.Load() - treeRuns; got != 1 {
+		t.Errorf("%d tree producers recomputed; want exactly the one holding the corrupt blob", got)
 	}
 }
 

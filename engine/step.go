@@ -71,6 +71,9 @@ type Export struct {
 	// Optional exports are skipped when the step did not produce Output
 	// (a rejected task has no repository to export).
 	Optional bool
+	// Side exports a side artifact (a log) instead of a result. Logs are
+	// exported for failed runs too: that is when they are wanted.
+	Side bool
 }
 
 // Kind is a step kind. Run must be a pure function of the configuration and

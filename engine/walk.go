@@ -215,6 +215,46 @@ func (e *Engine) Build(ctx context.Context, g *Graph) (*Report, error) {
 	return rep, ctx.Err()
 }
 
+// inputsHolding names the inputs whose results hold blob d (directly or
+// as a tree member): only their producers need recomputing when d turns
+// out corrupt — not a neighbour's twenty-minute Wine run. When no input can
+// be shown to hold it, every input is suspect.
+func (e *Engine) inputsHolding(s *Step, inputs map[string]*cache.ActionRecord, d cache.Digest) map[string]bool {
+	holders := map[string]bool{}
+	for _, in := range s.Inputs {
+		rec := inputs[in.Name]
+		if isAbsent(rec) {
+			continue
+		}
+		for _, o := range rec.Results {
+			if o.Digest == d {
+				holders[in.Name] = true
+				break
+			}
+			if o.Kind != cache.KindTree {
+				continue
+			}
+			t, err := e.cache.ReadTree(o.Digest)
+			if err != nil {
+				holders[in.Name] = true // its manifest is unreadable: suspect
+				break
+			}
+			for _, te := range t.Entries {
+				if te.Digest == d {
+					holders[in.Name] = true
+					break
+				}
+			}
+		}
+	}
+	if len(holders) == 0 {
+		for _, in := range s.Inputs {
+			holders[in.Name] = true
+		}
+	}
+	return holders
+}
+
 // skipReason says why a consumer of id cannot run: the root cause, carried
 // down the chain, so a step three levels below a failure still names it.
 func skipReason(id string, res *StepResult) string {
@@ -249,8 +289,9 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 	var corrupt *cache.CorruptError
 	if errors.As(err, &corrupt) {
 		e.opts.Log.Warn().Str("step", s.ID).Str("blob", corrupt.Digest.Short()).Msg("input blob corrupt; recomputing its producers")
+		holders := e.inputsHolding(s, inputs, corrupt.Digest)
 		for _, in := range s.Inputs {
-			if isAbsent(inputs[in.Name]) {
+			if isAbsent(inputs[in.Name]) || !holders[in.Name] {
 				continue
 			}
 			producer := g.steps[in.Step]
@@ -274,6 +315,14 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 		if err := e.export(s, rec); err != nil {
 			res.Status, res.Error = StatusFailed, err.Error()
 			rec = nil
+		}
+	} else if res.Status == StatusFailed && res.Key.Valid() {
+		// The failed run's record carries its logs; export them so the
+		// out dir shows why it failed.
+		if failed, err := e.cache.GetAction(res.Key); err == nil && failed.Failed {
+			if err := e.export(s, failed); err != nil {
+				e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not export the failed run's log")
+			}
 		}
 	}
 	st.mu.Lock()

@@ -15,13 +15,14 @@ func TestSkipArgs(t *testing.T) {
 	}{
 		{"go", nil, []string{}},
 		{"", nil, []string{}},
-		{"go", []string{"TestA"}, []string{"-skip", "^(TestA)$"}},
-		{"go", []string{"TestA", "Test.B", "Test(C)"}, []string{"-skip", `^(TestA|Test\.B|Test\(C\))$`}},
+		{"go", []string{"TestA"}, []string{"-skip", "^TestA$"}},
+		{"go", []string{"TestA", "Test.B", "Test(C)"}, []string{"-skip", `^TestA$|^Test\.B$|^Test\(C\)$`}},
+		{"go", []string{"TestA", "TestB/sub_one", "TestC/x/y"}, []string{"-skip", `^TestA$|^TestB$/^sub_one$|^TestC$/^x$/^y$`}},
 		{"ctest", []string{"path_test", "a+b"}, []string{"-E", `^(path_test|a\+b)$`}},
 		{"libtest", []string{"tests::a", "doc test"}, []string{"--skip", "tests::a", "--skip", "doc test"}},
 		// Globs: '*' any run, '?' one character; everything else literal.
 		{"ctest", []string{"valid__*", "a.?", "exact"}, []string{"-E", `^(valid__.*|a\..|exact)$`}},
-		{"go", []string{"TestWine*/sub?"}, []string{"-skip", `^(TestWine.*/sub.)$`}},
+		{"go", []string{"TestWine*/sub?"}, []string{"-skip", `^TestWine.*$/^sub.$`}},
 		{"gtest", []string{"LibraryTest.Live*", "Mock/*.Fail"}, []string{"--gtest_filter=-LibraryTest.Live*:Mock/*.Fail"}},
 	}
 	for _, tt := range tests {
@@ -73,7 +74,7 @@ func TestLateCommandVariables(t *testing.T) {
       timeout = "5m"
       skip       = ["TestZ"]
       skip_style = "go"`,
-		want: []string{"go test -timeout 5m -skip ^(TestZ)$ ./..."},
+		want: []string{"go test -timeout 5m -skip ^TestZ$ ./..."},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

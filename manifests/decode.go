@@ -297,6 +297,9 @@ func asFlakyRuns(name string, value cty.Value) (int, *valueError) {
 	if problem == nil && n < 1 {
 		problem = invalidValue("%s must be at least 1 (one run means no flake detection), not %d.", name, n)
 	}
+	if problem == nil && n > maxFlakyRuns {
+		problem = invalidValue("%s is at most %d (each run is a whole test suite), not %d.", name, maxFlakyRuns, n)
+	}
 	return n, problem
 }
 

@@ -25,7 +25,7 @@ func skipArgs(style string, tests []string) []string {
 	}
 	switch style {
 	case "go":
-		return []string{"-skip", anchoredAlternation(tests)}
+		return []string{"-skip", goSkipPattern(tests)}
 	case "ctest":
 		return []string{"-E", anchoredAlternation(tests)}
 	case "gtest":
@@ -40,6 +40,24 @@ func skipArgs(style string, tests []string) []string {
 		return args
 	}
 	return []string{}
+}
+
+// goSkipPattern spells entries for go test's -skip, which splits its
+// pattern at unbracketed '|' into alternatives and each alternative at
+// unbracketed '/' into one regexp per level (test, subtest, …): so
+// "TestA" and "TestB/sub" become ^TestA$|^TestB$/^sub$. One group around
+// everything (^(TestA|TestB/sub)$) would never match a subtest, because
+// its '/' is bracketed and so stays part of the top-level regexp.
+func goSkipPattern(entries []string) string {
+	alts := make([]string, len(entries))
+	for i, e := range entries {
+		levels := strings.Split(e, "/")
+		for j, l := range levels {
+			levels[j] = "^" + globRegexp(l) + "$"
+		}
+		alts[i] = strings.Join(levels, "/")
+	}
+	return strings.Join(alts, "|")
 }
 
 // anchoredAlternation is a regexp matching exactly the given names and

@@ -283,8 +283,8 @@ func TestEvalInfraFailure(t *testing.T) {
 	evalOut := filepath.Join(out, "eval")
 	for run := 1; run <= 2; run++ {
 		r := runEval(t, cacheDir, "--tasks", tasks, "--predictions", "gold", "--out", evalOut)
-		if r.code != 0 || !strings.Contains(r.stdout, "retried after an infrastructure failure") {
-			t.Fatalf("run %d: exit %d, want 0 and a retry\n%s%s", run, r.code, r.stdout, r.stderr)
+		if r.code != 1 || !strings.Contains(r.stdout, "retried after an infrastructure failure") || !strings.Contains(r.stderr, "1 predictions could not be judged") {
+			t.Fatalf("run %d: exit %d, want 1 (an infra failure is no verdict), a retry and a word on stderr\n%s%s", run, r.code, r.stdout, r.stderr)
 		}
 		rep := readReport(t, evalOut, "gold", broken)
 		if rep.Outcome != schemas.OutcomeInfraFailure || rep.Resolved || !strings.Contains(rep.StageI.InfraFailure, "osbench-test-runner") {

@@ -8,9 +8,13 @@
 # tests are left out with libtest's --skip, which --exact makes match whole
 # names, as the go and ctest skips do.
 #
-# Nothing is downloaded (--offline) and nothing of cargo's is kept between
-# runs: CARGO_HOME and the target directory live in the scratch copy of the
-# repository. Packages with dependencies need them vendored.
+# Dependencies: `cargo fetch --locked` downloads what Cargo.lock pins
+# (versions and checksums; a crate source always has a Cargo.lock) for the
+# platform's target into CARGO_HOME, which osbench sets to one shared
+# download cache (like Go's module cache; a fetch of what is already there
+# downloads nothing); the build and the tests then run --offline. The
+# target directory lives in the scratch copy of the repository, so nothing
+# that was built is kept between runs.
 #
 # Windows is the wine executor: the x86_64-pc-windows-gnu target, linked by
 # mingw-w64's gcc, and test binaries launched by cargo (and doctests by
@@ -52,7 +56,8 @@ locals {
     target=$1 coverage_file=$2 host_prefix=$3 profile_name=$4
     read -ra platform_flags <<<"$5"
     shift 5
-    export CARGO_HOME="$PWD/_osbench_cargo_home" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
+    export CARGO_HOME="$${CARGO_HOME:-$PWD/_osbench_cargo_home}" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
+    cargo fetch --locked $${target:+--target "$target"} >&2
     llvm=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
     profiles="$PWD/_osbench_profraw"
     rm -rf "$profiles"

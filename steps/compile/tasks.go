@@ -4,6 +4,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/maskrepo"
@@ -74,11 +75,15 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	}
 	verifyConfig := with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")})
 	if r.Verifier == verifyregions.LMVerifier {
-		verifyConfig = append(verifyConfig, engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")})
+		// The model's settings and the prompt's version change answers, so
+		// both are in the key (the API key, an env var's value, never is).
+		verifyConfig = append(verifyConfig,
+			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
+			engine.Field{Name: "lm_prompt", Value: lm.PromptVersion})
 	}
 	vr := &engine.Step{
 		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
-		Config:  with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")}),
+		Config:  verifyConfig,
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "diffcov", Step: dc.ID}},
 		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
 	}
@@ -99,10 +104,13 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: "source", Step: checkoutID(r.Name)},
 			{Name: "verify", Step: vr.ID},
 			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
+			{Name: maskrepo.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
 	}
 	if r.Masker == maskrepo.LMMasker {
-		mk.Config = append(mk.Config, engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")})
+		mk.Config = append(mk.Config,
+			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
+			engine.Field{Name: "lm_prompt", Value: lm.MaskPromptVersion})
 	}
 	steps := []*engine.Step{dc, vr, mk}
 	masked := map[string]string{}

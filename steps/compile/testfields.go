@@ -2,6 +2,7 @@ package compile
 
 import (
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/steps/taskpkg"
 	"github.com/osbench/osbench/steps/testrun"
 )
@@ -25,6 +26,11 @@ func testFields(repository, platform, language string, e taskpkg.Environment, so
 		{Name: "timeout", Value: e.Timeout, Source: source("timeout")},
 		{Name: "parser", Value: e.Parser, Source: source("parser")},
 		{Name: "skip", Value: nonNilList(e.Skip), Source: source("skip")},
+	}
+	// Version 1 is the absence of the field: runs of parsers that never
+	// changed keep the keys (and cached results) they always had.
+	if v := parsers.VersionOf(e.Parser); v != "1" {
+		fields = append(fields, engine.Field{Name: "parser_version", Value: v})
 	}
 	if re := e.Regex; re != nil {
 		fields = append(fields, engine.Field{Name: "regex", Value: &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}, Source: source("regex")})

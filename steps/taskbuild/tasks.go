@@ -61,6 +61,14 @@ type ReportEntry struct {
 	PassOnSrc  int               `json:"pass_on_source"`
 	Flaky      []label.FlakyTest `json:"flaky"`
 	Difficulty string            `json:"difficulty,omitempty"`
+	// MaskClass is how the masked target run failed (quiet, crash, hang);
+	// FailToPassByAssertion how many FAIL_TO_PASS tests failed by their
+	// own assertions there.
+	MaskClass             string `json:"mask_class,omitempty"`
+	FailToPassByAssertion int    `json:"fail_to_pass_by_assertion"`
+	// Unmasked counts the verified regions the mask step rejected (they
+	// would have changed the source's executed lines, or nothing).
+	Unmasked int `json:"regions_rejected_by_mask"`
 }
 
 type tasksKind struct{}
@@ -101,16 +109,11 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var jsonl bytes.Buffer
 	rep := Report{Entries: []ReportEntry{}}
 	for _, o := range outcomes {
-		e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
-			Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
-			Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
-			PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
-		e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+		e := NewReportEntry(o)
 		if why, ok := failed[o.InstanceID]; ok {
 			e.Failed = why
 			rep.Failed++
 		} else if o.Task != nil {
-			e.Difficulty = o.Task.Difficulty
 			line, err := json.Marshal(o.Task)
 			if err != nil {
 				return err
@@ -136,6 +139,24 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	return rc.PutBytes("build-report.md", []byte(markdown(rep)))
 }
 
+// NewReportEntry is the build report's entry for one task step's outcome.
+func NewReportEntry(o Outcome) ReportEntry {
+	e := ReportEntry{InstanceID: o.InstanceID, Repository: o.Repository, Direction: o.Source + "->" + o.Target,
+		Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
+		Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
+		PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
+	e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+	e.Unmasked = len(o.Mask.Rejected)
+	if len(o.Labels.FailToPass) > 0 {
+		e.MaskClass = o.MaskedRun.Class
+		e.FailToPassByAssertion = o.MaskedRun.FailToPassByStatus[schemas.StatusFail]
+	}
+	if o.Task != nil {
+		e.Difficulty = o.Task.Difficulty
+	}
+	return e
+}
+
 // markdown renders the report for people.
 func markdown(rep Report) string {
 	var b strings.Builder
@@ -144,10 +165,10 @@ func markdown(rep Report) string {
 		fmt.Fprintf(&b, ", %d directions failed to build", rep.Failed)
 	}
 	b.WriteString(".\n\n")
-	b.WriteString("| instance | regions kept / dropped | mask | FAIL_TO_PASS | PASS_TO_PASS | PASS_ON_SOURCE | flaky | outcome |\n")
+	b.WriteString("| instance | regions kept / dropped | mask | FAIL_TO_PASS (by assertion) | PASS_TO_PASS | PASS_ON_SOURCE | flaky | outcome |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, e := range rep.Entries {
-		outcome := "task (" + e.Difficulty + ")"
+		outcome := "task (" + e.Difficulty + ", mask " + e.MaskClass + ")"
 		switch {
 		case e.Failed != "":
 			outcome = "failed: " + strings.ReplaceAll(e.Failed, "|", "\\|")
@@ -155,10 +176,13 @@ func markdown(rep Report) string {
 			outcome = "rejected: " + e.Rejected
 		}
 		mask := fmt.Sprintf("%d actions", e.Masked)
+		if e.Unmasked > 0 {
+			mask += fmt.Sprintf(", %d regions rejected", e.Unmasked)
+		}
 		if e.Coarse {
 			mask += ", coarse"
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d (%d) | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.FailToPassByAssertion, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
 	}
 	return b.String()
 }

@@ -25,6 +25,23 @@ func applyOutcome(results []schemas.TestResult, res executors.Result) []schemas.
 	return results
 }
 
+// noTestsReported decides a run that reported no test: a suite that hung
+// before reporting anything is a measured result (a hung placeholder, a
+// hung patch: one SuiteTimeoutID timeout), not a failed step; a command
+// that failed otherwise without a word is an error (no evidence its suite
+// ran); a clean exit with no tests is an empty result.
+func noTestsReported(results []schemas.TestResult, res executors.Result) ([]schemas.TestResult, error) {
+	switch {
+	case len(results) > 0:
+		return results, nil
+	case res.TimedOut:
+		return []schemas.TestResult{{ID: SuiteTimeoutID, Status: schemas.StatusTimeout}}, nil
+	case res.ExitCode != 0:
+		return nil, fmt.Errorf("test command exited %d and reported no test", res.ExitCode)
+	}
+	return results, nil
+}
+
 // markSkipped reports tests the manifest leaves out on this platform as
 // skip, so a later stage sees them rather than a hole.
 func markSkipped(results []schemas.TestResult, expected, skip []string) []schemas.TestResult {
@@ -50,6 +67,24 @@ func markSkipped(results []schemas.TestResult, expected, skip []string) []schema
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
 	return results
+}
+
+// unmatchedSkips lists the skip entries whose test (the entry's first
+// level: TestB of "TestB/sub") is none of the expected tests — a typo, or a
+// test renamed upstream — so the skip silently does nothing. With no
+// expected tests (a runner osbench cannot list beforehand) it says nothing.
+func unmatchedSkips(expected, skip []string) []string {
+	if len(expected) == 0 {
+		return nil
+	}
+	var unmatched []string
+	for _, entry := range skip {
+		top, _, _ := strings.Cut(entry, "/")
+		if !slices.ContainsFunc(expected, func(id string) bool { return globMatch(top, id[strings.LastIndexByte(id, '/')+1:]) }) {
+			unmatched = append(unmatched, entry)
+		}
+	}
+	return unmatched
 }
 
 // summarize is the step's label: counts by status.
