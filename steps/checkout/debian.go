@@ -287,6 +287,10 @@ func unpackDebian(pool string, d *dscFile, dir string, packaging bool) error {
 	native := true
 	for _, f := range d.files {
 		switch {
+		case strings.HasSuffix(f.name, ".asc") || strings.HasSuffix(f.name, ".sig"):
+			// An upstream signature beside its tarball (cmocka's, c-ares'
+			// .orig.tar.xz.asc): checked by the .dsc's checksum like every
+			// file, and nothing to unpack.
 		case strings.Contains(f.name, ".orig.tar."):
 			main, native = f.name, false
 		case origComponent.MatchString(f.name):

@@ -252,3 +252,33 @@ func TestParseDSC(t *testing.T) {
 		}
 	}
 }
+
+// A package that ships its upstream tarball's signature (.orig.tar.xz.asc,
+// listed after the tarball) unpacks the tarball, not the signature.
+func TestUnpackDebianSkipsSignatures(t *testing.T) {
+	pool := t.TempDir()
+	orig := xzed(t, tarBytes(t, []entry{{name: "cmocka-1.1.5/CMakeLists.txt", body: "project(cmocka C)\n"}}))
+	files := map[string][]byte{
+		"cmocka_1.1.5.orig.tar.xz":       orig,
+		"cmocka_1.1.5.orig.tar.xz.asc":   []byte("-----BEGIN PGP SIGNATURE-----\niQ==\n-----END PGP SIGNATURE-----\n"),
+		"cmocka_1.1.5-2.1.debian.tar.xz": xzed(t, tarBytes(t, []entry{{name: "debian/control", body: "Source: cmocka\n"}})),
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(pool, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := &dscFile{name: "cmocka_1.1.5-2.1.dsc", format: "3.0 (quilt)", files: []dscEntry{
+		{name: "cmocka_1.1.5.orig.tar.xz"}, {name: "cmocka_1.1.5.orig.tar.xz.asc"}, {name: "cmocka_1.1.5-2.1.debian.tar.xz"},
+	}}
+	dir := filepath.Join(t.TempDir(), "tree")
+	if err := unpackDebian(pool, d, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "CMakeLists.txt")); err != nil || string(b) != "project(cmocka C)\n" {
+		t.Errorf("CMakeLists.txt = %q, %v; want the upstream file", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "debian")); err == nil {
+		t.Errorf("debian/ unpacked without packaging = true")
+	}
+}
