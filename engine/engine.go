@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -28,9 +29,12 @@ type Options struct {
 	Pools     map[string]int // per-pool limits (Step.Pool); absent = Jobs
 	KeepGoing bool           // a failure stops only its dependents (otherwise: stop scheduling)
 	LogCap    int64          // bytes kept of each side log; default 8 MiB
-	OutDir    string         // where Exports go; "" = no export
-	Observer  Observer
-	Log       zerolog.Logger
+	// VerifyCache is the fraction of hits (0..1) run again to check that
+	// their results are what the cache holds (verifycache.go).
+	VerifyCache float64
+	OutDir      string // where Exports go; "" = no export
+	Observer    Observer
+	Log         zerolog.Logger
 }
 
 // Engine plans and runs graphs against one cache.
@@ -39,6 +43,9 @@ type Engine struct {
 	hist  history
 	opts  Options
 	now   func() time.Time
+	// uncached holds the records of runs made from absent inputs (key →
+	// record): they serve this process (Artifacts), never the cache.
+	uncached sync.Map
 }
 
 // New returns an engine over c.
@@ -111,6 +118,14 @@ func (e *Engine) checkOutputs(rec *cache.ActionRecord) string {
 			return o.Name + ": blob missing"
 		}
 	}
+	// A log is not a result, but a hit must be able to show the log of
+	// the run behind it (osbench logs, --out): without it the step reruns,
+	// and early cutoff keeps its dependents where they are.
+	for _, o := range rec.Side {
+		if !e.cache.Has(o.Digest, o.Size) {
+			return o.Name + " (log): blob missing"
+		}
+	}
 	return ""
 }
 
@@ -149,11 +164,37 @@ func firstLine(s string) string {
 }
 
 // execute runs one step whose inputs are all known: a hit returns at once,
-// a miss runs the kind in a fresh work dir and records the result.
-func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[string]*cache.ActionRecord) (*StepResult, *cache.ActionRecord, error) {
+// a miss runs the kind in a fresh work dir and records the result. A step
+// whose key another step of the build is already running waits for that run
+// and is served its result (fl, single flight).
+func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step, inputs map[string]*cache.ActionRecord) (*StepResult, *cache.ActionRecord, error) {
 	res, rec := e.decide(s, inputs)
 	if res.Status != StatusMiss {
+		e.noteServed(runID, s, res, rec)
+		if res.Status == StatusHit && e.sampled(res.Key) {
+			e.verifyHit(ctx, s, inputs, res, rec)
+		}
 		return res, rec, nil
+	}
+	if other := fl.join(res.Key, s.ID); other != nil {
+		select {
+		case <-other.done:
+		case <-ctx.Done():
+			res.Status, res.Error = StatusCanceled, ctx.Err().Error()
+			return res, nil, ctx.Err()
+		}
+		if again, rec := e.decide(s, inputs); again.Status == StatusHit {
+			again.Reason = "same key as " + other.leader + ", run once in this build"
+			e.noteServed(runID, s, again, rec)
+			return again, rec, nil
+		}
+		// The other run failed or was not kept: run it here after all, as
+		// the one flight for the key.
+		if o := fl.join(res.Key, s.ID); o == nil {
+			defer fl.leave(res.Key)
+		}
+	} else {
+		defer fl.leave(res.Key)
 	}
 	k, _ := LookupKind(s.Kind)
 	start := e.now()
@@ -168,7 +209,13 @@ func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[
 	case err == nil:
 		rec = rc.record(res.Key)
 		rec.Duration, rec.Created = res.Duration, e.now().UTC()
-		if err = e.cache.PutAction(rec); err == nil {
+		if hasAbsent(inputs) {
+			// Built from incomplete inputs: used by this build (exports,
+			// consumers), never served to a later one.
+			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
+			res.Reason = "ran with absent inputs; not cached"
+			e.uncached.Store(res.Key, rec)
+		} else if err = e.cache.PutAction(rec); err == nil {
 			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
 		}
 	case ctx.Err() != nil:
@@ -176,18 +223,44 @@ func (e *Engine) execute(ctx context.Context, runID string, s *Step, inputs map[
 		res.Status, res.Error = StatusCanceled, ctx.Err().Error()
 		return res, nil, err
 	}
+	var side []cache.Output
+	if rc != nil {
+		side = rc.side
+	}
 	if err != nil {
 		res.Status, res.Error, rec = StatusFailed, err.Error(), nil
 		var corrupt *cache.CorruptError
 		if !errors.As(err, &corrupt) {
-			// Recorded for explain; never served as a hit.
-			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Duration: res.Duration, Created: e.now().UTC()})
+			// Recorded for explain and logs (with what the run logged
+			// before it failed, which is why it failed); never served as
+			// a hit.
+			e.cache.PutAction(&cache.ActionRecord{Key: res.Key, Step: s.ID, Failed: true, Error: err.Error(), Side: side, Duration: res.Duration, Created: e.now().UTC()})
 		}
 	}
-	if herr := e.hist.append(s.ID, historyEntry{Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error, Components: append([]Component(nil), res.Components...)}); herr != nil {
+	entry := historyEntry{Step: s.ID, Run: runID, Time: e.now().UTC(), Key: res.Key, Status: res.Status, Error: res.Error,
+		Components: append([]Component(nil), res.Components...), Side: side}
+	if herr := e.hist.append(s.ID, entry); herr != nil {
 		e.opts.Log.Warn().Err(herr).Str("step", s.ID).Msg("could not record history")
 	}
 	return res, rec, err
+}
+
+// noteServed remembers, for explain, a hit whose record another step made
+// (an identical step of another repository, or of this build's single
+// flight): the step never ran under this key itself, so without an entry
+// its next miss would say "no previous run" instead of what changed. Hits
+// of a step's own record add nothing, so a no-op build writes nothing.
+func (e *Engine) noteServed(runID string, s *Step, res *StepResult, rec *cache.ActionRecord) {
+	if res.Status != StatusHit || rec == nil || rec.Step == s.ID {
+		return
+	}
+	if entries := e.hist.load(s.ID); len(entries) > 0 && entries[len(entries)-1].Key == res.Key {
+		return
+	}
+	entry := historyEntry{Step: s.ID, Run: runID, Time: e.now().UTC(), Key: res.Key, Status: StatusHit, Side: rec.Side, Components: append([]Component(nil), res.Components...)}
+	if err := e.hist.append(s.ID, entry); err != nil {
+		e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not record history")
+	}
 }
 
 // runKind calls k.Run, turning a panic in a step into an error so one bad
@@ -265,12 +338,25 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 	}
 	a := &Artifacts{cache: e.cache, rec: rec}
 	for _, x := range s.Exports {
-		if x.Optional && !hasResult(rec, x.Output) {
+		if rec.Failed && !x.Side {
+			continue // a failed run has only its logs
+		}
+		if x.Optional && (x.Side && a.SideDigest(x.Output) == "" || !x.Side && !hasResult(rec, x.Output)) {
 			continue
 		}
 		dst := filepath.Join(e.opts.OutDir, filepath.FromSlash(x.Path))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
+		}
+		if x.Side {
+			b, err := a.Side(x.Output)
+			if err != nil {
+				return fmt.Errorf("export log %s of %s: %w", x.Output, s.ID, err)
+			}
+			if err := writeFileAtomic(dst, b); err != nil {
+				return err
+			}
+			continue
 		}
 		if o, err := a.output(x.Output, cache.KindTree); err == nil {
 			os.RemoveAll(dst)
@@ -283,15 +369,52 @@ func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
 		if err != nil {
 			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
 		}
-		tmp := dst + ".tmp"
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		// A temporary name of its own, so two builds exporting to one out
+		// dir never write through each other's half-written file.
+		tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, dst); err != nil {
+		_, err = tmp.Write(b)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(tmp.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), dst)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
 			return err
 		}
 	}
 	return nil
+}
+
+// writeFileAtomic writes an exported file under a temporary name of its
+// own and renames it into place: a reader never sees half a log, and two
+// builds exporting to one out dir never write through each other's file.
+func writeFileAtomic(dst string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func hasResult(rec *cache.ActionRecord, name string) bool {
@@ -308,6 +431,9 @@ func hasResult(rec *cache.ActionRecord, name string) bool {
 func (e *Engine) Artifacts(res *StepResult) (*Artifacts, error) {
 	if res == nil || !res.Key.Valid() {
 		return nil, fmt.Errorf("no results: the step has no key")
+	}
+	if rec, ok := e.uncached.Load(res.Key); ok {
+		return &Artifacts{cache: e.cache, rec: rec.(*cache.ActionRecord)}, nil
 	}
 	rec, err := e.cache.GetAction(res.Key)
 	if err != nil {

@@ -268,8 +268,11 @@ func TestFailureSkipsDependentsOnlyAndIsNotCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatuses(t, rep, map[string]Status{"a": StatusFailed, "b": StatusSkipped, "c": StatusSkipped, "x": StatusRan})
-	if r := rep.Step("b").Reason; r != "input a failed" {
+	if r := rep.Step("b").Reason; r != "input a failed: told to fail" {
 		t.Errorf("skip reason = %q", r)
+	}
+	if r := rep.Step("c").Reason; r != "input a failed: told to fail" {
+		t.Errorf("skip reason two levels down = %q, want the root cause", r)
 	}
 	before := kText.runs.Load()
 	rep, _ = e.Build(context.Background(), g)
@@ -308,7 +311,9 @@ func TestCorruptTreeMemberIsRepairedWhileReading(t *testing.T) {
 	mk := func() []*Step {
 		return []*Step{
 			{ID: "src", Kind: "test.tree", Config: []Field{{Name: "files", Value: map[string]string{"a.txt": "hello", "d/b.txt": "world"}}}},
-			{ID: "read", Kind: "test.treereader", Inputs: []Input{{Name: "tree", Step: "src"}}},
+			// A neighbour input whose blobs are fine: it must not rerun.
+			{ID: "other", Kind: "test.tree", Config: []Field{{Name: "files", Value: map[string]string{"c.txt": "fine"}}}},
+			{ID: "read", Kind: "test.treereader", Inputs: []Input{{Name: "tree", Step: "src"}, {Name: "neighbour", Step: "other"}}},
 		}
 	}
 	build(t, e, mk()...)
@@ -322,12 +327,12 @@ func TestCorruptTreeMemberIsRepairedWhileReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	steps := mk()
-	steps[1].Config = []Field{{Name: "v", Value: 2}} // force the reader to run
+	steps[2].Config = []Field{{Name: "v", Value: 2}} // force the reader to run
 	treeRuns := kTree.runs.Load()
 	rep := build(t, e, steps...)
-	wantStatuses(t, rep, map[string]Status{"src": StatusHit, "read": StatusRan})
-	if kTree.runs.Load() != treeRuns+1 {
-		t.Errorf("producer of the corrupt tree was not recomputed")
+	wantStatuses(t, rep, map[string]Status{"src": StatusHit, "other": StatusHit, "read": StatusRan})
+	if got := kTree.runs.Load() - treeRuns; got != 1 {
+		t.Errorf("%d tree producers recomputed; want exactly the one holding the corrupt blob", got)
 	}
 }
 

@@ -18,12 +18,21 @@ import (
 // historyEntry is one run of one step as remembered for explain: the key and
 // every component that went into it.
 type historyEntry struct {
+	// Step is the step's ID, so the history can list the steps it knows
+	// (files are named by a hash of it). Entries written before it was
+	// kept have none.
+	Step       string       `json:"step,omitempty"`
 	Run        string       `json:"run"`
 	Time       time.Time    `json:"time"`
 	Key        cache.Digest `json:"key"`
 	Status     Status       `json:"status"`
 	Error      string       `json:"error,omitempty"`
 	Components []Component  `json:"components"`
+	// Side are the side artifacts (logs) this run kept, failed runs too:
+	// the action record of a key is replaced when the key runs again, the
+	// history keeps what each run wrote. The blobs live in the cache as
+	// long as a record reaches them.
+	Side []cache.Output `json:"side,omitempty"`
 }
 
 // history stores, per step ID, the keys it ran under. Only runs are

@@ -60,6 +60,10 @@ func components(s *Step, k Kind, inputs map[string]*cache.ActionRecord) ([]Compo
 		if rec == nil {
 			return nil, fmt.Errorf("step %s: input %s (%s) has no result", s.ID, in.Name, in.Step)
 		}
+		if isAbsent(rec) {
+			cs = append(cs, Component{Name: "input." + in.Name, Value: "absent", Display: "absent (" + rec.Label + ")", Source: in.Step})
+			continue
+		}
 		value, short := string(rec.OutputDigest), rec.OutputDigest.Short()
 		if in.Result != "" {
 			o, ok := resultNamed(rec, in.Result)

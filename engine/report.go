@@ -35,6 +35,10 @@ type StepResult struct {
 	Components   []Component   `json:"-"`
 	// Changes lists the key components that differ from the step's last run.
 	Changes []Change `json:"changes,omitempty"`
+	// Verify is, for a hit that Options.VerifyCache ran again, how the
+	// rerun's results compared: VerifySame, VerifyDiffers (which results)
+	// or VerifyRerunFailed.
+	Verify string `json:"verify,omitempty"`
 }
 
 // Summary counts step outcomes.

@@ -58,6 +58,9 @@ func (rc *RunContext) Input(name string) (*Artifacts, error) {
 	if !ok {
 		return nil, fmt.Errorf("step %s has no input %q", rc.Step.ID, name)
 	}
+	if isAbsent(rec) {
+		return nil, &AbsentError{Input: name, Step: rec.Step, Status: Status(rec.Label), Reason: rec.Error}
+	}
 	return &Artifacts{cache: rc.cache, rec: rec}, nil
 }
 

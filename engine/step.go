@@ -55,6 +55,13 @@ type Input struct {
 	// tree came from a checkout, a mask or a patch — and the producer's
 	// other results changing reruns nothing here.
 	Result string
+	// Optional inputs let the step run when the producer failed or was
+	// skipped: the step sees the input as absent (RunContext.Input returns
+	// an *AbsentError with the producer's reason) and its result, built
+	// from incomplete inputs, is never cached. This is how one failed
+	// repository or direction cannot take a whole collection (tasks.jsonl,
+	// the build report) down with it.
+	Optional bool
 }
 
 // Export says: write result Output of this step to Path under the out dir.
@@ -64,6 +71,9 @@ type Export struct {
 	// Optional exports are skipped when the step did not produce Output
 	// (a rejected task has no repository to export).
 	Optional bool
+	// Side exports a side artifact (a log) instead of a result. Logs are
+	// exported for failed runs too: that is when they are wanted.
+	Side bool
 }
 
 // Kind is a step kind. Run must be a pure function of the configuration and

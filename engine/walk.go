@@ -20,7 +20,7 @@ func (e *Engine) Plan(ctx context.Context, g *Graph) (*Report, error) {
 	results := make(map[string]*StepResult, g.Len())
 	err := g.kahn(func(id string) {
 		s := g.steps[id]
-		inputs, waiting := gatherInputs(s, records)
+		inputs, waiting := gatherInputs(s, records, nil)
 		if waiting != "" {
 			results[id] = &StepResult{ID: id, Kind: s.Kind, Group: s.Group, Status: StatusBlocked, Reason: "waits on " + waiting}
 			return
@@ -38,11 +38,17 @@ func (e *Engine) Plan(ctx context.Context, g *Graph) (*Report, error) {
 }
 
 // gatherInputs maps s's input names to their producers' records; it returns
-// the ID of the first producer without one.
-func gatherInputs(s *Step, records map[string]*cache.ActionRecord) (map[string]*cache.ActionRecord, string) {
+// the ID of the first producer without one. An optional input whose
+// producer ended without a result (in results: failed, skipped, canceled)
+// is given an absent record carrying the producer's reason.
+func gatherInputs(s *Step, records map[string]*cache.ActionRecord, results map[string]*StepResult) (map[string]*cache.ActionRecord, string) {
 	inputs := make(map[string]*cache.ActionRecord, len(s.Inputs))
 	for _, in := range s.Inputs {
 		rec := records[in.Step]
+		if rec == nil && in.Optional && results[in.Step] != nil {
+			inputs[in.Name] = absentRecord(results[in.Step])
+			continue
+		}
 		if rec == nil {
 			return nil, in.Step
 		}
@@ -84,6 +90,7 @@ type buildState struct {
 	mu      sync.Mutex
 	records map[string]*cache.ActionRecord
 	results map[string]*StepResult
+	flights flights
 }
 
 // Build runs the graph: ready steps are dispatched, in dependency order, to
@@ -127,15 +134,17 @@ func (e *Engine) Build(ctx context.Context, g *Graph) (*Report, error) {
 	// settle marks id as finished and releases its successors.
 	var settle func(id string, res *StepResult)
 	settle = func(id string, res *StepResult) {
+		st.mu.Lock()
 		st.results[id] = res
+		st.mu.Unlock()
 		if e.opts.Observer != nil {
 			e.opts.Observer.Finished(res)
 		}
 		ok := res.Status == StatusHit || res.Status == StatusRan
 		for _, next := range g.succ[id] {
-			if !ok {
+			if !ok && !onlyOptional(g.steps[next], id) {
 				if _, already := poisoned[next]; !already {
-					poisoned[next] = fmt.Sprintf("input %s %s", id, res.Status)
+					poisoned[next] = skipReason(id, res)
 				}
 			}
 			if indeg[next]--; indeg[next] == 0 {
@@ -168,7 +177,7 @@ func (e *Engine) Build(ctx context.Context, g *Graph) (*Report, error) {
 			running++
 			poolUse[s.Pool]++
 			st.mu.Lock()
-			inputs, _ := gatherInputs(s, st.records)
+			inputs, _ := gatherInputs(s, st.records, st.results)
 			st.mu.Unlock()
 			if e.opts.Observer != nil {
 				e.opts.Observer.Started(s)
@@ -206,6 +215,68 @@ func (e *Engine) Build(ctx context.Context, g *Graph) (*Report, error) {
 	return rep, ctx.Err()
 }
 
+// inputsHolding names the inputs whose results hold blob d (directly or
+// as a tree member): only their producers need recomputing when d turns
+// out corrupt — not a neighbour's twenty-minute Wine run. When no input can
+// be shown to hold it, every input is suspect.
+func (e *Engine) inputsHolding(s *Step, inputs map[string]*cache.ActionRecord, d cache.Digest) map[string]bool {
+	holders := map[string]bool{}
+	for _, in := range s.Inputs {
+		rec := inputs[in.Name]
+		if isAbsent(rec) {
+			continue
+		}
+		for _, o := range rec.Results {
+			if o.Digest == d {
+				holders[in.Name] = true
+				break
+			}
+			if o.Kind != cache.KindTree {
+				continue
+			}
+			t, err := e.cache.ReadTree(o.Digest)
+			if err != nil {
+				holders[in.Name] = true // its manifest is unreadable: suspect
+				break
+			}
+			for _, te := range t.Entries {
+				if te.Digest == d {
+					holders[in.Name] = true
+					break
+				}
+			}
+		}
+	}
+	if len(holders) == 0 {
+		for _, in := range s.Inputs {
+			holders[in.Name] = true
+		}
+	}
+	return holders
+}
+
+// skipReason says why a consumer of id cannot run: the root cause, carried
+// down the chain, so a step three levels below a failure still names it.
+func skipReason(id string, res *StepResult) string {
+	if res.Status == StatusSkipped && res.Reason != "" {
+		return res.Reason
+	}
+	why := fmt.Sprintf("input %s %s", id, res.Status)
+	if detail := firstLine(firstNonEmpty(res.Error, res.Reason)); detail != "" {
+		why += ": " + detail
+	}
+	return why
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
 func (e *Engine) poolFull(pool string, used int) bool {
 	limit, ok := e.opts.Pools[pool]
 	return ok && limit > 0 && used >= limit
@@ -214,17 +285,21 @@ func (e *Engine) poolFull(pool string, used int) bool {
 // executeWithRepair executes s; when an input's cached result turns out
 // corrupt while s reads it, the producers are recomputed once and s retried.
 func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, st *buildState, s *Step, inputs map[string]*cache.ActionRecord) *StepResult {
-	res, rec, err := e.execute(ctx, runID, s, inputs)
+	res, rec, err := e.execute(ctx, runID, &st.flights, s, inputs)
 	var corrupt *cache.CorruptError
 	if errors.As(err, &corrupt) {
 		e.opts.Log.Warn().Str("step", s.ID).Str("blob", corrupt.Digest.Short()).Msg("input blob corrupt; recomputing its producers")
+		holders := e.inputsHolding(s, inputs, corrupt.Digest)
 		for _, in := range s.Inputs {
+			if isAbsent(inputs[in.Name]) || !holders[in.Name] {
+				continue
+			}
 			producer := g.steps[in.Step]
 			e.cache.DeleteAction(inputs[in.Name].Key)
 			st.mu.Lock()
-			pin, _ := gatherInputs(producer, st.records)
+			pin, _ := gatherInputs(producer, st.records, st.results)
 			st.mu.Unlock()
-			pres, prec, _ := e.execute(ctx, runID, producer, pin)
+			pres, prec, _ := e.execute(ctx, runID, &st.flights, producer, pin)
 			if prec == nil {
 				res.Error = fmt.Sprintf("recomputing %s after corruption: %s", producer.ID, pres.Error)
 				return res
@@ -234,12 +309,20 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 			st.mu.Unlock()
 			inputs[in.Name] = prec
 		}
-		res, rec, _ = e.execute(ctx, runID, s, inputs)
+		res, rec, _ = e.execute(ctx, runID, &st.flights, s, inputs)
 	}
 	if rec != nil {
 		if err := e.export(s, rec); err != nil {
 			res.Status, res.Error = StatusFailed, err.Error()
 			rec = nil
+		}
+	} else if res.Status == StatusFailed && res.Key.Valid() {
+		// The failed run's record carries its logs; export them so the
+		// out dir shows why it failed.
+		if failed, err := e.cache.GetAction(res.Key); err == nil && failed.Failed {
+			if err := e.export(s, failed); err != nil {
+				e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not export the failed run's log")
+			}
 		}
 	}
 	st.mu.Lock()

@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,9 +14,11 @@ import (
 type commandInputs struct {
 	Repository   string
 	Platform     string
-	Timeout      string   // as written, e.g. "10m"; "" when none
-	CoverageFile string   // "" when the platform collects no coverage
-	SkipArgs     []string // the runner's flags for the skip list
+	Timeout      string    // as written, e.g. "10m"; "" when none
+	CoverageFile string    // "" when the platform collects no coverage
+	ReportFile   string    // the test block's report; "" when the parser reads the output
+	SkipArgs     []string  // the runner's flags for the skip list
+	Params       cty.Value // the object param (params.go); an empty object when none
 	// Unknown marks inputs that could not be computed because of an error
 	// already reported; commands then evaluate to unknown and stay quiet.
 	Unknown bool
@@ -31,6 +32,10 @@ func commandVariables(in commandInputs) map[string]cty.Value {
 	for i, a := range in.SkipArgs {
 		args[i] = cty.StringVal(a)
 	}
+	params := in.Params
+	if params == cty.NilVal {
+		params = cty.EmptyObjectVal
+	}
 	skipArgs := cty.ListValEmpty(cty.String)
 	if len(args) > 0 {
 		skipArgs = cty.ListVal(args)
@@ -40,7 +45,9 @@ func commandVariables(in commandInputs) map[string]cty.Value {
 		"platform":      cty.StringVal(in.Platform),
 		"timeout":       cty.StringVal(in.Timeout),
 		"coverage_file": cty.StringVal(in.CoverageFile),
+		"report_file":   cty.StringVal(in.ReportFile),
 		"skip_args":     skipArgs,
+		"param":         params,
 	}
 }
 
@@ -52,38 +59,10 @@ func unknownCommandVariables() map[string]cty.Value {
 		"platform":      cty.UnknownVal(cty.String),
 		"timeout":       cty.UnknownVal(cty.String),
 		"coverage_file": cty.UnknownVal(cty.String),
+		"report_file":   cty.UnknownVal(cty.String),
 		"skip_args":     cty.UnknownVal(cty.List(cty.String)),
+		"param":         cty.DynamicVal,
 	}
-}
-
-// skipArgs spells a skip list as the runner's own flags. style is one of
-// skipStyles, or "" when tests is empty.
-func skipArgs(style string, tests []string) []string {
-	if len(tests) == 0 {
-		return []string{}
-	}
-	switch style {
-	case "go":
-		return []string{"-skip", anchoredAlternation(tests)}
-	case "ctest":
-		return []string{"-E", anchoredAlternation(tests)}
-	case "libtest":
-		args := make([]string, 0, 2*len(tests))
-		for _, t := range tests {
-			args = append(args, "--skip", t)
-		}
-		return args
-	}
-	return []string{}
-}
-
-// anchoredAlternation is a regexp matching exactly the given names.
-func anchoredAlternation(names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = regexp.QuoteMeta(n)
-	}
-	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
 // checkCommandType checks a command's value as far as it is known: its type

@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -14,10 +15,15 @@ func TestSkipArgs(t *testing.T) {
 	}{
 		{"go", nil, []string{}},
 		{"", nil, []string{}},
-		{"go", []string{"TestA"}, []string{"-skip", "^(TestA)$"}},
-		{"go", []string{"TestA", "Test.B", "Test(C)"}, []string{"-skip", `^(TestA|Test\.B|Test\(C\))$`}},
+		{"go", []string{"TestA"}, []string{"-skip", "^TestA$"}},
+		{"go", []string{"TestA", "Test.B", "Test(C)"}, []string{"-skip", `^TestA$|^Test\.B$|^Test\(C\)$`}},
+		{"go", []string{"TestA", "TestB/sub_one", "TestC/x/y"}, []string{"-skip", `^TestA$|^TestB$/^sub_one$|^TestC$/^x$/^y$`}},
 		{"ctest", []string{"path_test", "a+b"}, []string{"-E", `^(path_test|a\+b)$`}},
 		{"libtest", []string{"tests::a", "doc test"}, []string{"--skip", "tests::a", "--skip", "doc test"}},
+		// Globs: '*' any run, '?' one character; everything else literal.
+		{"ctest", []string{"valid__*", "a.?", "exact"}, []string{"-E", `^(valid__.*|a\..|exact)$`}},
+		{"go", []string{"TestWine*/sub?"}, []string{"-skip", `^TestWine.*$/^sub.$`}},
+		{"gtest", []string{"LibraryTest.Live*", "Mock/*.Fail"}, []string{"--gtest_filter=-LibraryTest.Live*:Mock/*.Fail"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.style+"/"+strings.Join(tt.tests, ","), func(t *testing.T) {
@@ -38,8 +44,9 @@ func TestLateCommandVariables(t *testing.T) {
 		want     []string
 	}{{
 		name: "every variable",
-		test: `command    = ["run", repository, platform, timeout, coverage_file, join(",", skip_args)]
+		test: `command    = ["run", repository, platform, timeout, coverage_file, join(",", skip_args), report_file]
       parser     = "tap"
+      report     = "out/results.tap"
       timeout    = "90s"
       skip       = ["x", "y"]
       skip_style = "libtest"`,
@@ -47,12 +54,12 @@ func TestLateCommandVariables(t *testing.T) {
       format = "lcov"
       path   = "cov/lcov.info"
     }`,
-		want: []string{"run", "late", "linux", "90s", "cov/lcov.info", "--skip,x,--skip,y"},
+		want: []string{"run", "late", "linux", "90s", "cov/lcov.info", "--skip,x,--skip,y", "out/results.tap"},
 	}, {
 		name: "no timeout, no coverage, no skip",
-		test: `command = concat(["run", "t=${timeout}", "c=${coverage_file}"], skip_args)
+		test: `command = concat(["run", "t=${timeout}", "c=${coverage_file}", "r=${report_file}"], skip_args)
       parser  = "tap"`,
-		want: []string{"run", "t=", "c="},
+		want: []string{"run", "t=", "c=", "r="},
 	}, {
 		name: "a skip style without a skip list adds nothing",
 		test: `command    = concat(["go", "test"], skip_args, ["./..."])
@@ -67,7 +74,7 @@ func TestLateCommandVariables(t *testing.T) {
       timeout = "5m"
       skip       = ["TestZ"]
       skip_style = "go"`,
-		want: []string{"go test -timeout 5m -skip ^(TestZ)$ ./..."},
+		want: []string{"go test -timeout 5m -skip ^TestZ$ ./..."},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,5 +130,19 @@ func TestLateCommandErrors(t *testing.T) {
 	}
 	if len(diags) != 1 || diags[0].Subject == nil || diags[0].Subject.Start.Line != 8 {
 		t.Fatalf("want one error on line 8, got %v", diags)
+	}
+}
+
+// A skip regexp built from globs matches exactly the names the globs do.
+func TestSkipGlobRegexp(t *testing.T) {
+	re := regexp.MustCompile(anchoredAlternation([]string{"valid__*", "t?st", "a+b"}))
+	for name, want := range map[string]bool{
+		"valid__x": true, "valid__": true, "invalid__x": false,
+		"test": true, "tst": false, "teest": false,
+		"a+b": true, "aab": false,
+	} {
+		if got := re.MatchString(name); got != want {
+			t.Errorf("%q matched %v, want %v", name, got, want)
+		}
 	}
 }

@@ -85,7 +85,11 @@ type Test struct {
 	Parser    string        // parser plugin name, e.g. "go-test-json"
 	Timeout   time.Duration // 0 when neither the manifest nor its preset sets one
 	Skip      []string      // tests left out on this platform
-	SkipStyle string        // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "" (none allowed)
+	SkipStyle string        // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "gtest" | "" (none allowed); entries may be globs (skips.go)
+	// Report is the file the test command writes its results to, relative
+	// to the repository root (a JUnit XML, a TAP file): the parser reads it
+	// instead of the command's output. "" reads the output.
+	Report string
 	// Regex is set only for Parser == "regex".
 	Regex *RegexParser
 }

@@ -56,6 +56,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "lm"},
 	{Name: "user"},
 	{Name: "env"},
+	{Name: "params"},
 }
 
 var repositorySchema = &hcl.BodySchema{
@@ -72,7 +73,7 @@ var presetSchema = &hcl.BodySchema{
 }
 
 var platformSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}},
+	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}, {Name: "params"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "build"}, {Type: "test"}, {Type: "coverage"}},
 }
 
@@ -83,7 +84,7 @@ var buildSchema = &hcl.BodySchema{
 var testSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "shell"}, {Name: "dir"},
-		{Name: "parser"}, {Name: "timeout"}, {Name: "skip"}, {Name: "skip_style"},
+		{Name: "parser"}, {Name: "timeout"}, {Name: "skip"}, {Name: "skip_style"}, {Name: "report"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "regex"}},
 }
@@ -106,6 +107,7 @@ type settings struct {
 	LM        *setting[map[string]string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
+	Params    []*paramLayer    // preset layers first (params.go)
 	Platforms []*platformBlock // declaration order, names unique
 }
 
@@ -136,6 +138,7 @@ type platformBlock struct {
 	Toolchain *setting[string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
+	Params    []*paramLayer // preset layers first (params.go)
 	Build     *buildBlock
 	Test      *testBlock
 	Coverage  *coverageBlock
@@ -150,15 +153,19 @@ type buildBlock struct {
 }
 
 type testBlock struct {
-	Command   *lateCommand
-	Shell     *setting[string]
-	Dir       *setting[string]
-	Parser    *setting[string]
-	Timeout   *setting[duration]
-	Skip      *setting[[]string]
-	SkipStyle *setting[string]
-	Regex     *regexBlock
-	DeclRange hcl.Range
+	Command *lateCommand
+	Shell   *setting[string]
+	Dir     *setting[string]
+	Parser  *setting[string]
+	// The Late fields are set, beside their settings, for a value that
+	// depends on the preset's parameters (late.go).
+	ParserLate, SkipStyleLate, ReportLate *lateValue
+	Timeout                               *setting[duration]
+	Skip                                  *setting[[]string]
+	SkipStyle                             *setting[string]
+	Report                                *setting[string]
+	Regex                                 *regexBlock
+	DeclRange                             hcl.Range
 }
 
 type regexBlock struct {
@@ -226,6 +233,7 @@ func decodePresetBlock(block *hcl.Block, sc *scope) (*presetBlock, hcl.Diagnosti
 	var settingsDiags hcl.Diagnostics
 	p.Settings, settingsDiags = decodeSettings(content, sc)
 	diags = append(diags, settingsDiags...)
+	markPresetParams(&p.Settings)
 	p.Broken = diags.HasErrors()
 	return p, diags
 }
@@ -260,6 +268,8 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	diags = append(diags, d...)
 	s.Env, d = decodeAttr(content.Attributes["env"], sc.ctx, asEnv)
 	diags = append(diags, d...)
+	s.Params, d = decodeParams(content.Attributes["params"], sc.ctx)
+	diags = append(diags, d...)
 
 	seen := make(map[string]*platformBlock)
 	for _, block := range content.Blocks {
@@ -287,6 +297,9 @@ func asFlakyRuns(name string, value cty.Value) (int, *valueError) {
 	if problem == nil && n < 1 {
 		problem = invalidValue("%s must be at least 1 (one run means no flake detection), not %d.", name, n)
 	}
+	if problem == nil && n > maxFlakyRuns {
+		problem = invalidValue("%s is at most %d (each run is a whole test suite), not %d.", name, maxFlakyRuns, n)
+	}
 	return n, problem
 }
 
@@ -312,6 +325,8 @@ func decodePlatformBlock(block *hcl.Block, sc *scope) (*platformBlock, hcl.Diagn
 	p.User, d = decodeAttr(content.Attributes["user"], sc.ctx, oneOf(userNames...))
 	diags = append(diags, d...)
 	p.Env, d = decodeAttr(content.Attributes["env"], sc.ctx, asEnv)
+	diags = append(diags, d...)
+	p.Params, d = decodeParams(content.Attributes["params"], sc.ctx)
 	diags = append(diags, d...)
 
 	for _, kind := range []string{"build", "test", "coverage"} {
@@ -350,14 +365,16 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 	var d hcl.Diagnostics
 	t.Command, t.Shell, t.Dir, d = decodeCommandAttributes(content, sc)
 	diags = append(diags, d...)
-	t.Parser, d = decodeAttr(content.Attributes["parser"], sc.ctx,
+	t.Parser, t.ParserLate, d = decodeMaybeLate(content.Attributes["parser"], sc,
 		knownName("parser", sc.known.Parsers, sc.known.ParserNames))
 	diags = append(diags, d...)
 	t.Timeout, d = decodeAttr(content.Attributes["timeout"], sc.ctx, asDuration)
 	diags = append(diags, d...)
 	t.Skip, d = decodeAttr(content.Attributes["skip"], sc.ctx, asSkipList)
 	diags = append(diags, d...)
-	t.SkipStyle, d = decodeAttr(content.Attributes["skip_style"], sc.ctx, skipStyle(sc.known.SkipStyles))
+	t.SkipStyle, t.SkipStyleLate, d = decodeMaybeLate(content.Attributes["skip_style"], sc, skipStyle(sc.known.SkipStyles))
+	diags = append(diags, d...)
+	t.Report, t.ReportLate, d = decodeMaybeLate(content.Attributes["report"], sc, relativePath(false))
 	diags = append(diags, d...)
 
 	regex, singleDiags := singleBlock(content.Blocks, "regex")

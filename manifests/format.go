@@ -26,6 +26,9 @@ func FormatFile(path string) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	if deep := checkNesting(path, src); deep.HasErrors() {
+		return false, fmt.Errorf("not formatting %s: %w", path, deep)
+	}
 	if _, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos); diags.HasErrors() {
 		return false, fmt.Errorf("not formatting %s: %w", path, diags)
 	}

@@ -37,7 +37,15 @@ type LoadOptions struct {
 // to the repositories of all of them. Set.Sources holds every file read,
 // bundled presets included.
 func Load(paths []string, opts LoadOptions) (*Set, hcl.Diagnostics) {
-	l := &loader{
+	l := newLoader(opts)
+	for _, file := range l.expandPaths(paths) {
+		l.loadFile(file)
+	}
+	return l.finish()
+}
+
+func newLoader(opts LoadOptions) *loader {
+	return &loader{
 		opts:      opts,
 		functions: functions(opts.LookupEnv),
 		set:       &Set{Sources: make(map[string][]byte)},
@@ -45,15 +53,26 @@ func Load(paths []string, opts LoadOptions) (*Set, hcl.Diagnostics) {
 		bundled:   make(map[string]*presetBlock),
 		byName:    make(map[string]*repositoryBlock),
 	}
-	for _, file := range l.expandPaths(paths) {
-		l.loadFile(file)
-	}
+}
+
+// finish resolves every repository read and sorts the results.
+func (l *loader) finish() (*Set, hcl.Diagnostics) {
 	for _, rb := range l.repositories {
 		l.resolve(rb)
 	}
 	sort.Slice(l.set.Repositories, func(i, j int) bool { return l.set.Repositories[i].Name < l.set.Repositories[j].Name })
 	l.sortDiagnostics()
 	return l.set, l.diags
+}
+
+// LoadSource is Load for one manifest held in memory, as if it were the file
+// name: diagnostics point into src, and relative source paths are resolved
+// against name's directory. `osbench init` compiles the manifest it is about
+// to write this way, so its runs are the ones a build of the file makes.
+func LoadSource(name string, src []byte, opts LoadOptions) (*Set, hcl.Diagnostics) {
+	l := newLoader(opts)
+	l.loadSource(name, src)
+	return l.finish()
 }
 
 // sortDiagnostics orders diagnostics as a reader goes through the files:
@@ -141,6 +160,12 @@ func (l *loader) loadFile(name string) {
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read manifest", Detail: err.Error()})
 		return
 	}
+	l.loadSource(name, src)
+}
+
+// loadSource decodes one manifest file's bytes; name is where they came from
+// (relative source paths are resolved against its directory).
+func (l *loader) loadSource(name string, src []byte) {
 	dir, err := filepath.Abs(filepath.Dir(name))
 	if err != nil {
 		dir = filepath.Dir(name)
@@ -177,9 +202,15 @@ func (l *loader) addSource(name string, src []byte) {
 // parse parses one file, checks its top level against schema and evaluates
 // its locals, returning what its blocks need to be decoded.
 func (l *loader) parse(name, dir string, src []byte, schema *hcl.BodySchema) (*hcl.BodyContent, *scope) {
+	sc := &scope{file: name, dir: dir, known: l.opts.Known}
+	if deep := checkNesting(name, src); deep.HasErrors() {
+		// Parsing it could overflow the stack: reported instead, alone.
+		l.diags = append(l.diags, deep...)
+		sc.ctx = &hcl.EvalContext{Functions: l.functions}
+		return &hcl.BodyContent{}, sc
+	}
 	file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	l.diags = append(l.diags, diags...)
-	sc := &scope{file: name, dir: dir, known: l.opts.Known}
 	if diags.HasErrors() {
 		// The parser recovers by skipping to the end of the broken block, so
 		// decoding what is left would report attributes as missing that

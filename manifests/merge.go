@@ -24,6 +24,7 @@ func mergeSettings(base, top settings) settings {
 		LM:        pick(base.LM, top.LM),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
+		Params:    layerParams(base.Params, top.Params),
 	}
 	topByName := make(map[string]*platformBlock, len(top.Platforms))
 	for _, p := range top.Platforms {
@@ -51,11 +52,26 @@ func mergePlatform(base, top *platformBlock) *platformBlock {
 		Toolchain: pick(base.Toolchain, top.Toolchain),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
+		Params:    layerParams(base.Params, top.Params),
 		Build:     mergeBuild(base.Build, top.Build),
 		Test:      mergeTest(base.Test, top.Test),
 		Coverage:  mergeCoverage(base.Coverage, top.Coverage),
 		DeclRange: top.DeclRange,
 	}
+}
+
+// pickWith returns top when useTop, else base.
+func pickWith[T any](useTop bool, base, top *T) *T {
+	if useTop {
+		return top
+	}
+	return base
+}
+
+// layerParams keeps every params layer: they are laid key by key when a
+// platform's commands are evaluated (params.go), not replaced whole.
+func layerParams(base, top []*paramLayer) []*paramLayer {
+	return append(append([]*paramLayer(nil), base...), top...)
 }
 
 func mergeBuild(base, top *buildBlock) *buildBlock {
@@ -75,15 +91,20 @@ func mergeTest(base, top *testBlock) *testBlock {
 		return pick(base, top)
 	}
 	return &testBlock{
-		Command:   pick(base.Command, top.Command),
-		Shell:     pick(base.Shell, top.Shell),
-		Dir:       pick(base.Dir, top.Dir),
-		Parser:    pick(base.Parser, top.Parser),
-		Timeout:   pick(base.Timeout, top.Timeout),
-		Skip:      pick(base.Skip, top.Skip),
-		SkipStyle: pick(base.SkipStyle, top.SkipStyle),
-		Regex:     mergeRegex(base.Regex, top.Regex),
-		DeclRange: top.DeclRange,
+		Command: pick(base.Command, top.Command),
+		Shell:   pick(base.Shell, top.Shell),
+		Dir:     pick(base.Dir, top.Dir),
+		Parser:  pick(base.Parser, top.Parser),
+		// A late expression belongs to whichever setting won.
+		ParserLate:    pickWith(top.Parser != nil, base.ParserLate, top.ParserLate),
+		SkipStyleLate: pickWith(top.SkipStyle != nil, base.SkipStyleLate, top.SkipStyleLate),
+		ReportLate:    pickWith(top.Report != nil, base.ReportLate, top.ReportLate),
+		Timeout:       pick(base.Timeout, top.Timeout),
+		Skip:          pick(base.Skip, top.Skip),
+		SkipStyle:     pick(base.SkipStyle, top.SkipStyle),
+		Report:        pick(base.Report, top.Report),
+		Regex:         mergeRegex(base.Regex, top.Regex),
+		DeclRange:     top.DeclRange,
 	}
 }
 

@@ -30,6 +30,9 @@ type resolver struct {
 	// broken is set when some value was unusable because of an error
 	// reported earlier; the repository is then not returned.
 	broken bool
+	// reported holds the diagnostics already given about a range, so a
+	// repository-wide value checked for every platform is reported once.
+	reported map[hcl.Range]bool
 }
 
 // use returns a setting's value and records its range under key. ok is false
@@ -50,6 +53,21 @@ func use[T any](r *resolver, key string, s *setting[T]) (value T, ok bool) {
 func isBroken[T any](s *setting[T]) bool { return s != nil && s.Broken }
 
 func (r *resolver) fail(d *hcl.Diagnostic) { r.diags = append(r.diags, d) }
+
+// failOnce is fail for a diagnostic that repeated checks of one value may
+// find again.
+func (r *resolver) failOnce(d *hcl.Diagnostic) {
+	if r.reported == nil {
+		r.reported = make(map[hcl.Range]bool)
+	}
+	if d.Subject != nil && r.reported[*d.Subject] {
+		return
+	}
+	if d.Subject != nil {
+		r.reported[*d.Subject] = true
+	}
+	r.fail(d)
+}
 
 // resolveRepository merges rb over its preset's settings (presetName "" for
 // none) and resolves the result. ok reports whether the repository is free of
@@ -90,7 +108,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	sort.Slice(platforms, func(i, j int) bool { return platforms[i].Name < platforms[j].Name })
 	defined := make(map[string]bool, len(platforms))
 	for _, p := range platforms {
-		r.repo.Platforms = append(r.repo.Platforms, r.resolvePlatform(rb.Name, p, merged))
+		r.repo.Platforms = append(r.repo.Platforms, r.resolvePlatform(rb.Name, p, merged, presetName != ""))
 		defined[p.Name] = true
 	}
 
@@ -126,7 +144,7 @@ func (r *resolver) checkDirections(migrate *setting[[]Direction], defined map[st
 	}
 }
 
-func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo settings) *Platform {
+func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo settings, hasPreset bool) *Platform {
 	prefix := "platform." + p.Name + "."
 	r.repo.Ranges["platform."+p.Name] = p.DeclRange
 	out := &Platform{Name: p.Name, Executor: defaultExecutor}
@@ -138,6 +156,9 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 	out.Env = r.platformEnv(prefix+"env", repo.Env, p.Env)
 
 	in := commandInputs{Repository: repoName, Platform: p.Name}
+	params, paramsOK := r.resolvedParams(prefix, repo.Params, p.Params, hasPreset)
+	in.Params = params
+	in.Unknown = !paramsOK
 	out.Coverage = r.resolveCoverage(prefix+"coverage.", p.Coverage, &in)
 	if p.Test == nil {
 		r.fail(errorAt(p.DeclRange, "Missing test block", fmt.Sprintf(
@@ -189,6 +210,10 @@ func (r *resolver) resolveCoverage(prefix string, c *coverageBlock, in *commandI
 func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Test {
 	var out Test
 	parser, parserOK := use(r, prefix+"parser", t.Parser)
+	if parserOK && t.ParserLate != nil {
+		parser, parserOK = r.resolveLate(t.ParserLate, in)
+		parserOK = parserOK && parser != ""
+	}
 	out.Parser = parser
 	if t.Parser == nil {
 		r.fail(errorAt(t.DeclRange, "Missing parser", `The test block needs parser, the name of the parser that reads the test output, as in parser = "go-test-json".`))
@@ -198,11 +223,25 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	in.Timeout = timeout.Text
 	out.Skip, _ = use(r, prefix+"skip", t.Skip)
 	out.SkipStyle, _ = use(r, prefix+"skip_style", t.SkipStyle)
+	if t.SkipStyleLate != nil {
+		out.SkipStyle, _ = r.resolveLate(t.SkipStyleLate, in)
+	}
 	if len(out.Skip) > 0 && out.SkipStyle == "" && !isBroken(t.SkipStyle) {
 		r.fail(errorAt(t.Skip.Range, "Skip list without skip style", fmt.Sprintf(
 			"skip needs skip_style, one of %s, to know which runner flag leaves the tests out.", quotedList(skipStyles))))
 	}
+	for i, entry := range out.Skip {
+		if problem := skipGlobProblem(out.SkipStyle, entry); problem != "" {
+			r.failOnce(errorAt(rangeOfPath(t.Skip.Expr, indexPath(i)), "Invalid skip entry", fmt.Sprintf("%q: %s", entry, problem)))
+		}
+	}
 	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
+	out.Report, _ = use(r, prefix+"report", t.Report)
+	if t.ReportLate != nil {
+		out.Report, _ = r.resolveLate(t.ReportLate, in)
+	}
+	in.ReportFile = out.Report
+	in.Unknown = in.Unknown || isBroken(t.Report)
 	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipStyle)
 
 	if parserOK {

@@ -21,7 +21,7 @@ var (
 	// as root); "root" is for the rare repository whose tests need it.
 	userNames = []string{"", "root"}
 	// skipStyles are the runners whose skip flags skip_args can spell.
-	skipStyles = []string{"go", "libtest", "ctest"}
+	skipStyles = []string{"go", "libtest", "ctest", "gtest"}
 )
 
 // blockName is what a repository or preset may be called: the name ends up

@@ -103,6 +103,31 @@ type EvalReport struct {
 	Apply    ApplyResult `json:"apply"`
 	StageI   StageResult `json:"stage_i"`
 	StageII  StageResult `json:"stage_ii"`
+
+	// TamperSuspected is set when the static scan of the patch found
+	// something that imitates a test runner or bypasses it (TamperFindings
+	// says what and where). It is evidence for people, never part of the
+	// verdict: a suspected patch keeps its outcome.
+	TamperSuspected bool `json:"tamper_suspected"`
+	// TamperRules is the version of the scan's rule set; "" when the patch
+	// was not scanned.
+	TamperRules    string          `json:"tamper_rules,omitempty"`
+	TamperFindings []TamperFinding `json:"tamper_findings"`
+}
+
+// TamperFinding is one match of the patch scan (plugins/tamper).
+type TamperFinding struct {
+	File      string `json:"file"`       // repository path the patch writes
+	PatchLine int    `json:"patch_line"` // 1-based line of the patch text
+	Rule      string `json:"rule"`
+	Reason    string `json:"reason"`
+}
+
+// TamperScan is the result of the scan step (scan.json): the rule set's
+// version and what it found, in patch order.
+type TamperScan struct {
+	Rules    string          `json:"rules"`
+	Findings []TamperFinding `json:"findings"`
 }
 
 // Direction is the report's migration direction, "<source>-to-<target>".
@@ -130,6 +155,9 @@ type ModelSummary struct {
 	PatchRejected int `json:"patch_rejected"`
 	PatchFailed   int `json:"patch_failed"`
 	InfraFailures int `json:"infra_failures"`
+	// TamperSuspected counts the reports whose patch the scan flagged,
+	// whatever their outcome.
+	TamperSuspected int `json:"tamper_suspected"`
 	// Breakdowns by task facts; a task counts once under each of its
 	// categories.
 	ByDirection  map[string]EvalCounts `json:"by_direction"`

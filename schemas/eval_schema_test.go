@@ -23,6 +23,8 @@ func goodEvalReport() EvalReport {
 		Apply:   ApplyResult{Outcome: ApplyApplied, Method: ApplyGit, Files: []string{"path.go"}, RestoredTestFiles: []string{}},
 		StageI:  stage("windows", LabelFailToPass),
 		StageII: stage("linux", LabelPassOnSource),
+
+		TamperRules: "1", TamperFindings: []TamperFinding{},
 	}
 }
 
@@ -80,8 +82,15 @@ func TestEvalReportSchema(t *testing.T) {
 	infra.Outcome = OutcomeInfraFailure
 	infra.Apply = ApplyResult{Outcome: "not-done", Files: []string{}, RestoredTestFiles: []string{}}
 	infra.StageI.InfraFailure = "executor died"
+	infra.TamperRules = ""
 	if err := validate(t, s, infra); err != nil {
 		t.Errorf("good infra-failure report rejected: %v", err)
+	}
+	suspected := goodEvalReport()
+	suspected.TamperSuspected = true
+	suspected.TamperFindings = []TamperFinding{{File: "forge.go", PatchLine: 12, Rule: "runner-output-go", Reason: "imitates go test output"}}
+	if err := validate(t, s, suspected); err != nil {
+		t.Errorf("good tamper-suspected report rejected: %v", err)
 	}
 
 	for _, tc := range []struct {
@@ -122,6 +131,25 @@ func TestEvalReportSchema(t *testing.T) {
 			obj(obj(d, "stage_i"), "log")["path"] = "/var/log/x"
 		}},
 		{"empty model", func(d map[string]any) { d["model_name_or_path"] = "" }},
+		{"missing tamper flag", func(d map[string]any) { delete(d, "tamper_suspected") }},
+		{"null tamper findings", func(d map[string]any) { d["tamper_findings"] = nil }},
+		{"suspected without findings", func(d map[string]any) { d["tamper_suspected"] = true }},
+		{"findings without suspicion", func(d map[string]any) {
+			d["tamper_findings"] = []any{map[string]any{"file": "x.go", "patch_line": 3, "rule": "init-exit", "reason": "r"}}
+		}},
+		{"suspected without rule set", func(d map[string]any) {
+			delete(d, "tamper_rules")
+			d["tamper_suspected"] = true
+			d["tamper_findings"] = []any{map[string]any{"file": "x.go", "patch_line": 3, "rule": "init-exit", "reason": "r"}}
+		}},
+		{"finding at line 0", func(d map[string]any) {
+			d["tamper_suspected"] = true
+			d["tamper_findings"] = []any{map[string]any{"file": "x.go", "patch_line": 0, "rule": "init-exit", "reason": "r"}}
+		}},
+		{"finding without rule", func(d map[string]any) {
+			d["tamper_suspected"] = true
+			d["tamper_findings"] = []any{map[string]any{"file": "x.go", "patch_line": 2, "reason": "r"}}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := asDoc(t, goodEvalReport())
@@ -153,6 +181,8 @@ func TestEvalSummarySchema(t *testing.T) {
 		{"negative gap", func(d map[string]any) { model(d)["gap"] = -1 }},
 		{"rate above 100", func(d map[string]any) { model(d)["resolved_rate"] = 100.5 }},
 		{"fractional count", func(d map[string]any) { model(d)["total"] = 1.5 }},
+		{"missing tamper count", func(d map[string]any) { delete(model(d), "tamper_suspected") }},
+		{"negative tamper count", func(d map[string]any) { model(d)["tamper_suspected"] = -1 }},
 		{"bad direction key", func(d map[string]any) {
 			obj(model(d), "by_direction")["linux->windows"] = obj(model(d), "by_direction")["linux-to-windows"]
 		}},

@@ -55,7 +55,7 @@ func newCacheCommand(g *globals) *cobra.Command {
 
 func newCacheGCCommand(g *globals) *cobra.Command {
 	var maxSize string
-	var maxAge time.Duration
+	var maxAge, grace time.Duration
 	c := &cobra.Command{
 		Use: "gc [--max-size SIZE] [--max-age DURATION]", Short: "Trim the cache by last use",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,7 +67,7 @@ func newCacheGCCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := ca.Trim(cache.TrimOptions{MaxSize: size, MaxAge: maxAge})
+			res, err := ca.Trim(cache.TrimOptions{MaxSize: size, MaxAge: maxAge, Grace: grace})
 			if err != nil {
 				return err
 			}
@@ -79,6 +79,7 @@ func newCacheGCCommand(g *globals) *cobra.Command {
 	}
 	c.Flags().StringVar(&maxSize, "max-size", "", "keep at most this much (e.g. 500M, 10G)")
 	c.Flags().DurationVar(&maxAge, "max-age", 0, "drop what was not used for this long (e.g. 720h)")
+	c.Flags().DurationVar(&grace, "grace", time.Hour, "never remove a blob stored within this long (a running eval's patches)")
 	return c
 }
 

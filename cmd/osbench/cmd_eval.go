@@ -27,7 +27,8 @@ func newEvalCommand(g *globals) *cobra.Command {
 			"of <instance_id>.diff files with --model. It writes OUT/<model>/<instance_id>/report.json,\n" +
 			"OUT/summary.json, OUT/summary.md and OUT/report.html. Every step is cached: evaluating\n" +
 			"the same predictions again runs nothing. Bad entries are reported and the rest evaluated\n" +
-			"(the exit status is then 1).",
+			"(the exit status is then 1); so are predictions whose runs failed for reasons not the\n" +
+			"patch's (infra-failure, exit status 1 too: rerun eval to retry them).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.Tasks == "" || len(o.Predictions) == 0 || o.Out == "" {
@@ -45,7 +46,7 @@ func newEvalCommand(g *globals) *cobra.Command {
 			o.Compile = compile.Options{Platforms: g.platforms, ExecutorState: g.executorState}
 			o.Phase = func(phase string, steps int) (engine.Options, func()) {
 				p := newProgress(cmd.ErrOrStderr(), g.log.With().Str("phase", phase).Logger(), steps)
-				return engine.Options{Jobs: g.jobs, Log: g.log, Observer: p}, p.Done
+				return engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log, Observer: p}, p.Done
 			}
 			res, err := evalrun.Run(ctx, o)
 			if errors.Is(err, context.Canceled) {
@@ -66,7 +67,21 @@ func newEvalCommand(g *globals) *cobra.Command {
 				fmt.Fprintf(out, "; %d retried after an infrastructure failure", res.Retried)
 			}
 			fmt.Fprintf(out, "\nreports: %s\n", filepath.Join(o.Out, "report.html"))
-			if len(res.Problems) > 0 {
+			infra, suspected := 0, 0
+			for _, m := range res.Summary.Models {
+				infra += m.InfraFailures
+				suspected += m.TamperSuspected
+			}
+			if suspected > 0 {
+				// Evidence for people, not a verdict: the exit status
+				// stays what the verdicts make it.
+				fmt.Fprintf(cmd.ErrOrStderr(), "eval: %d predictions are tamper-suspected (their patches imitate or bypass a test runner; see tamper_findings in their report.json)\n", suspected)
+			}
+			if infra > 0 {
+				// Not a verdict on any patch: a CI run must not pass on it.
+				fmt.Fprintf(cmd.ErrOrStderr(), "eval: %d predictions could not be judged (infra-failure, see their report.json); run eval again to retry them\n", infra)
+			}
+			if len(res.Problems) > 0 || infra > 0 {
 				return errSilent
 			}
 			return nil

@@ -142,12 +142,15 @@ func readJSON(t *testing.T, p string, v any) {
 	}
 }
 
-// snapshotDir maps relative path → content of every file under dir.
+// snapshotDir maps relative path → content of every file under dir, but
+// the raw logs (timings) and build-steps.json (which steps ran and which
+// were cached): they describe a run, they are not results two builds must
+// agree on.
 func snapshotDir(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
 	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
+		if err == nil && !info.IsDir() && !strings.HasSuffix(p, ".log") && filepath.Base(p) != "build-steps.json" {
 			b, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(dir, p)
 			m[rel] = string(b)
@@ -536,5 +539,29 @@ func TestTasksFromTheExamples(t *testing.T) {
 		if e.Accepted != made[e.InstanceID] {
 			t.Errorf("%s: report says accepted=%v, tasks.jsonl disagrees", e.InstanceID, e.Accepted)
 		}
+	}
+}
+
+// TestVerifyCacheOnExamples runs every Linux hit of the example corpus
+// again and compares results (build --verify-cache): a step whose results
+// depend on anything outside its key shows up here.
+func TestVerifyCacheOnExamples(t *testing.T) {
+	requireCorpus(t)
+	dir := reachableTempDir(t)
+	cacheDir := filepath.Join(dir, "cache")
+	if err := copyCache(cacheDir); err != nil {
+		t.Fatal(err)
+	}
+	examples := filepath.Join(dir, "examples")
+	if err := copyExamples(examples); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runOsbench(t, cacheDir, "--platform", "linux", "build", "--verify-cache", examples)
+	if code != 0 || !strings.Contains(stdout, ", 0 gave other results") || strings.Contains(stderr, "NONDETERMINISTIC") {
+		t.Fatalf("verify-cache: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var n int
+	if _, err := fmt.Sscanf(lastLine(stdout), "verify-cache: %d hits run again", &n); err != nil || n < 10 {
+		t.Errorf("verify-cache reran %d hits (%v), want every Linux step of the examples", n, err)
 	}
 }

@@ -95,12 +95,20 @@ func TestEvalGoldAndEmpty(t *testing.T) {
 	if e := sum["empty"]; e.Total != len(ids) || e.Resolved != 0 || e.TargetOnly != 0 {
 		t.Errorf("empty: %d of %d resolved, %d target-only; want none", e.Resolved, e.Total, e.TargetOnly)
 	}
+	if n := sum["gold"].TamperSuspected + sum["empty"].TamperSuspected; n != 0 {
+		t.Errorf("summary counts %d tamper-suspected gold or empty patches, want 0", n)
+	}
 	reportSchema, summarySchema := schematest.Compile(t, "eval-report"), schematest.Compile(t, "eval-summary")
 	schematest.ValidateFile(t, summarySchema, filepath.Join(evalOut, "summary.json"))
 	for _, model := range []string{"gold", "empty"} {
 		for _, id := range ids {
 			schematest.ValidateFile(t, reportSchema, filepath.Join(evalOut, model, id, "report.json"))
 			r := readReport(t, evalOut, model, id)
+			// The gold patches put back the task's own code: nothing in
+			// them may look like forgery.
+			if r.TamperSuspected || r.TamperRules == "" {
+				t.Errorf("%s/%s: tamper scan (rules %q) flagged %+v", model, id, r.TamperRules, r.TamperFindings)
+			}
 			if !r.StageI.Ran || !r.StageII.Ran || r.StageI.Log == nil {
 				t.Errorf("%s/%s: a stage did not run or has no log: %+v", model, id, r)
 				continue
@@ -192,8 +200,12 @@ func TestEvalAgentPatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// The first escape also forges: an init that prints a pass line and
+	// exits. It is rejected for the path, and scanned all the same.
+	forge := "diff --git a/forge.go b/forge.go\nnew file mode 100644\n--- /dev/null\n+++ b/forge.go\n@@ -0,0 +1,5 @@\n" +
+		"+package fsapi\n+\n+import (\"fmt\"; \"os\")\n+\n+func init() { fmt.Println(\"--- PASS: TestListVisible (0.00s)\"); os.Exit(0) }\n"
 	escapes := map[string]string{
-		"fsapi__linux-to-windows":   "diff --git a/../escaped.txt b/../escaped.txt\nnew file mode 100644\n--- /dev/null\n+++ b/../escaped.txt\n@@ -0,0 +1 @@\n+out\n",
+		"fsapi__linux-to-windows":   forge + "diff --git a/../escaped.txt b/../escaped.txt\nnew file mode 100644\n--- /dev/null\n+++ b/../escaped.txt\n@@ -0,0 +1 @@\n+out\n",
 		"fsapi__windows-to-linux":   "--- /dev/null\n+++ /tmp/osbench-escaped.txt\n@@ -0,0 +1 @@\n+out\n",
 		"lineend__linux-to-windows": "diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+../../../../..\n\\ No newline at end of file\n",
 	}
@@ -242,9 +254,22 @@ func TestEvalAgentPatches(t *testing.T) {
 	if rep := readReport(t, evalOut, "agent", "lineend__windows-to-linux"); !rep.Resolved {
 		t.Errorf("the gold patch sent by an agent: %s", rep.Outcome)
 	}
+	rules := map[string]bool{}
+	forged := readReport(t, evalOut, "agent", "fsapi__linux-to-windows")
+	for _, f := range forged.TamperFindings {
+		if f.File == "forge.go" {
+			rules[f.Rule] = true
+		}
+	}
+	if !forged.TamperSuspected || !rules["runner-output-go"] || !rules["init-exit"] {
+		t.Errorf("forging patch: tamper_suspected %v, findings %+v; want runner-output-go and init-exit in forge.go", forged.TamperSuspected, forged.TamperFindings)
+	}
+	if !strings.Contains(r.stderr, "eval: 1 predictions are tamper-suspected") {
+		t.Error("stderr does not say that one prediction is tamper-suspected")
+	}
 	sum := readSummary(t, evalOut)["agent"]
-	if sum.Total != 5 || sum.Resolved != 1 || sum.TargetOnly != 2 || sum.Gap != 1 || sum.PatchRejected != 3 {
-		t.Errorf("summary: %+v", sum.EvalCounts)
+	if sum.Total != 5 || sum.Resolved != 1 || sum.TargetOnly != 2 || sum.Gap != 1 || sum.PatchRejected != 3 || sum.TamperSuspected != 1 {
+		t.Errorf("summary: %+v, %d tamper suspected (want 1)", sum.EvalCounts, sum.TamperSuspected)
 	}
 
 	// One byte more in one patch: only that prediction's steps run.
@@ -283,8 +308,8 @@ func TestEvalInfraFailure(t *testing.T) {
 	evalOut := filepath.Join(out, "eval")
 	for run := 1; run <= 2; run++ {
 		r := runEval(t, cacheDir, "--tasks", tasks, "--predictions", "gold", "--out", evalOut)
-		if r.code != 0 || !strings.Contains(r.stdout, "retried after an infrastructure failure") {
-			t.Fatalf("run %d: exit %d, want 0 and a retry\n%s%s", run, r.code, r.stdout, r.stderr)
+		if r.code != 1 || !strings.Contains(r.stdout, "retried after an infrastructure failure") || !strings.Contains(r.stderr, "1 predictions could not be judged") {
+			t.Fatalf("run %d: exit %d, want 1 (an infra failure is no verdict), a retry and a word on stderr\n%s%s", run, r.code, r.stdout, r.stderr)
 		}
 		rep := readReport(t, evalOut, "gold", broken)
 		if rep.Outcome != schemas.OutcomeInfraFailure || rep.Resolved || !strings.Contains(rep.StageI.InfraFailure, "osbench-test-runner") {

@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/osbench/osbench/schemas"
 )
 
 var (
@@ -132,6 +135,14 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		WorkdirRoot:         reachableTempDir(t),
 		RequireExplicitExec: true,
+		// [root]: osbench runs as root, so user = "root" in a manifest
+		// keeps root (otherwise it changes nothing).
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			cache := filepath.Join(env.WorkDir, "cache")
 			if err := copyCache(cache); err != nil {
@@ -144,6 +155,29 @@ func TestScripts(t *testing.T) {
 			return copyExamples(filepath.Join(env.WorkDir, "examples"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// resolved SUMMARY MODEL all|none: summary.json says the model
+			// resolved every one of its (one or more) tasks, or none.
+			"resolved": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 || (args[2] != "all" && args[2] != "none") {
+					ts.Fatalf("usage: resolved SUMMARY MODEL all|none")
+				}
+				var sum schemas.EvalSummary
+				ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &sum))
+				for _, m := range sum.Models {
+					if m.Model != args[1] {
+						continue
+					}
+					want := 0
+					if args[2] == "all" {
+						want = m.Total
+					}
+					if m.Total == 0 || (m.Resolved == want) == neg {
+						ts.Fatalf("%s resolved %d of %d tasks; want %s", args[1], m.Resolved, m.Total, args[2])
+					}
+					return
+				}
+				ts.Fatalf("%s has no model %s", args[0], args[1])
+			},
 			// replace FILE OLD NEW: edit a manifest in place (\n in NEW is a newline).
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {

@@ -46,7 +46,7 @@ func knownPlugins() manifests.Known {
 	}
 	return manifests.Known{
 		Parsers: in(parsers.Names()), Executors: in(executors.Names()),
-		CoverageFormats: in(coverage.Names()), SkipStyles: in([]string{"go", "libtest", "ctest"}),
+		CoverageFormats: in(coverage.Names()), SkipStyles: in(manifests.SkipStyles()),
 		Verifiers:   in(verifyregions.VerifierNames()),
 		Maskers:     in(maskrepo.MaskerNames()),
 		ParserNames: parsers.Names(), ExecutorNames: executors.Names(), CoverageFormatNames: coverage.Names(),

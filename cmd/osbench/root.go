@@ -25,6 +25,7 @@ type globals struct {
 	logFormat string
 	logLevel  string
 	jobs      int
+	pools     map[string]int // executor → at most this many of its steps at once
 	platforms []string
 	log       zerolog.Logger
 }
@@ -54,11 +55,12 @@ func newRootCommand() *cobra.Command {
 	pf.StringVar(&g.logFormat, "log-format", "console", "log format: console or json")
 	pf.StringVar(&g.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
+	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	root.AddCommand(
-		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g),
+		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
-		newCacheCommand(g), newSchemaCommand(g), newCorpusCommand(g),
+		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g), newCorpusCommand(g),
 	)
 	return root
 }
@@ -96,6 +98,11 @@ func (g *globals) setup(stderr io.Writer) error {
 	if g.jobs < 1 {
 		return usageError{fmt.Errorf("--jobs must be at least 1")}
 	}
+	for name, n := range g.pools {
+		if n < 1 {
+			return usageError{fmt.Errorf("--pool %s=%d: a pool needs at least 1 step", name, n)}
+		}
+	}
 	return nil
 }
 
@@ -110,6 +117,7 @@ func (g *globals) newEngine(opts engine.Options) (*engine.Engine, error) {
 		return nil, err
 	}
 	opts.Jobs = g.jobs
+	opts.Pools = g.pools
 	opts.Log = g.log
 	return engine.New(c, opts), nil
 }

@@ -67,6 +67,7 @@ func (c *Cache) blobPath(d Digest) string {
 func (c *Cache) PutBytes(b []byte) (Digest, error) {
 	d := Sum(b)
 	if c.hasSize(d, int64(len(b))) {
+		c.renewBlob(d)
 		return d, nil
 	}
 	_, err := writeAtomic(filepath.Join(c.dir, "tmp"), c.blobPath(d), bytes.NewReader(b), false)
@@ -80,16 +81,21 @@ func (c *Cache) PutReader(r io.Reader) (Digest, int64, error) {
 		return "", 0, err
 	}
 	defer os.Remove(f.Name())
-	defer f.Close()
 	hr := newHashingReader(r)
-	if _, err := io.Copy(f, hr); err != nil {
-		return "", 0, err
+	_, err = io.Copy(f, hr)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
+	// Closed before the rename: Windows refuses to rename an open file.
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return "", 0, err
 	}
 	d := hr.digest()
 	if c.hasSize(d, hr.n) {
+		c.renewBlob(d)
 		return d, hr.n, nil
 	}
 	dst := c.blobPath(d)
@@ -110,6 +116,17 @@ func (c *Cache) PutFile(path string) (Digest, int64, error) {
 	}
 	defer f.Close()
 	return c.PutReader(f)
+}
+
+// renewBlob marks blob d as stored now, so Trim's grace period covers a
+// blob stored again (a patch evaluated before) as well as a new one. A blob
+// renewed in the last few minutes is left alone: no write per hit.
+func (c *Cache) renewBlob(d Digest) {
+	p := c.blobPath(d)
+	now := c.now()
+	if fi, err := os.Stat(p); err == nil && now.Sub(fi.ModTime()) > 5*time.Minute {
+		os.Chtimes(p, now, now)
+	}
 }
 
 // hasSize reports whether blob d is present with the given size.

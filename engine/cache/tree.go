@@ -150,9 +150,24 @@ func (c *Cache) ReadTree(d Digest) (*Tree, error) {
 	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, c.corrupt(d, "tree manifest does not decode")
 	}
+	links := map[string]bool{}
 	for _, e := range t.Entries {
 		if !safeRelPath(e.Path) || !e.Digest.Valid() {
 			return nil, fmt.Errorf("tree %s: unsafe or invalid entry %q", d.Short(), e.Path)
+		}
+		if e.Mode&fs.ModeSymlink != 0 {
+			links[e.Path] = true
+		}
+	}
+	// An entry below a link would be written through it, wherever the link
+	// points (a tree from a remote cache is not to be trusted more).
+	if len(links) > 0 {
+		for _, e := range t.Entries {
+			for dir := path.Dir(e.Path); dir != "."; dir = path.Dir(dir) {
+				if links[dir] {
+					return nil, fmt.Errorf("tree %s: entry %q lies below the symbolic link %q", d.Short(), e.Path, dir)
+				}
+			}
 		}
 	}
 	return &t, nil

@@ -70,6 +70,10 @@ func readRecordFile(p string) (*ActionRecord, error) {
 type TrimOptions struct {
 	MaxSize int64         // total bytes of blobs and records
 	MaxAge  time.Duration // since last use
+	// Grace keeps every blob stored (or stored again) within this long,
+	// reachable or not: a running evaluation stores its patches before any
+	// record refers to them, and a gc between the two must not take them.
+	Grace time.Duration
 }
 
 // TrimResult says what Trim removed.
@@ -111,8 +115,14 @@ func (c *Cache) Trim(opt TrimOptions) (TrimResult, error) {
 		return res, err
 	}
 	blobSize := map[Digest]int64{}
+	young := map[Digest]bool{}
+	now := c.now()
 	err = c.walkEntries("cas", func(p string, fi fs.FileInfo) error {
-		blobSize[Digest(filepath.Base(p))] = fi.Size()
+		d := Digest(filepath.Base(p))
+		blobSize[d] = fi.Size()
+		if opt.Grace > 0 && now.Sub(fi.ModTime()) < opt.Grace {
+			young[d] = true
+		}
 		return nil
 	})
 	if err != nil {
@@ -121,7 +131,6 @@ func (c *Cache) Trim(opt TrimOptions) (TrimResult, error) {
 
 	// Newest first: the kept prefix is what survives.
 	sort.Slice(entries, func(i, j int) bool { return entries[i].used.After(entries[j].used) })
-	now := c.now()
 	kept := map[Digest]bool{}
 	var keptBytes int64
 	for _, e := range entries {
@@ -146,7 +155,7 @@ func (c *Cache) Trim(opt TrimOptions) (TrimResult, error) {
 		}
 	}
 	for d, size := range blobSize {
-		if kept[d] {
+		if kept[d] || young[d] {
 			continue
 		}
 		if err := os.Remove(c.blobPath(d)); err == nil {

@@ -15,6 +15,31 @@
 # statically, so they need none of MinGW's runtime DLLs, which Wine would
 # not find.
 #
+# Parameters (params = { ... } in a manifest, or in one of its platform
+# blocks for that platform only):
+#   cmake_options  extra arguments for the configure step, e.g. the option
+#                  that turns a project's tests on: ["-DFOO_TESTS=ON"].
+#   source_dir     the directory of the top CMakeLists.txt, relative to the
+#                  repository root, for projects that keep it in a
+#                  subdirectory: "expat".
+#   runner         how the tests run:
+#                  "ctest" (default): ctest runs what the project registered
+#                    with add_test; the ctest parser reads its output.
+#                  "gtest": the GoogleTest programs in programs run
+#                    directly, each writing --gtest_output=xml; the junit
+#                    parser reads the report they make. Skips become
+#                    --gtest_filter=-PATTERN (spell them Suite.Name).
+#                  "each": for a project that registers its whole suite as
+#                    one CTest test: each program in programs lists its
+#                    tests (program list_args..., the first word of each
+#                    line is a test's name), then runs each alone
+#                    (program run_args... NAME); exit status 0 passes. Test
+#                    ids are PROGRAM/NAME, read as TAP.
+#   programs       test programs, relative to the build directory, for the
+#                  gtest and each runners: ["test/arestest"].
+#   list_args      the each runner's listing arguments: ["--list"].
+#   run_args       arguments before the test's name when each runs one.
+#
 # The scripts are bash, run as `bash -eo pipefail -c SCRIPT NAME ARGS...`:
 # the values that differ by platform or by repository (the timeout, the
 # skip flags) arrive as arguments, so no value is ever quoted into the
@@ -22,20 +47,37 @@
 #
 # Debian: apt-get install cmake gcc g++ gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64
 locals {
-  # Configure and build. $1: extra linker flags; the rest: cmake arguments.
+  # Configure and build. $1: extra linker flags; $2: the source directory;
+  # the rest: cmake arguments.
   # CFLAGS, CXXFLAGS and LDFLAGS are how CMake takes its first flags from
   # the environment, for C-only, C++-only and mixed projects alike. Debug:
   # no optimisation, so each line is counted as written.
   cmake_build = <<-EOT
     export CFLAGS=--coverage CXXFLAGS=--coverage LDFLAGS="--coverage $1"
-    shift
-    cmake -S . -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$@"
+    source_dir=$2
+    shift 2
+    cmake -S "$source_dir" -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$@"
     cmake --build _osbench_build --parallel "$(nproc)"
+  EOT
+
+  # Many projects register a test by its program's path, add_test(NAME x
+  # COMMAND ${CMAKE_BINARY_DIR}/x), not by its target's name; ctest then
+  # neither finds x (the program is x.exe) nor runs it through the
+  # emulator. A Windows host would find x.exe by itself; here a small
+  # launcher x beside each x.exe runs it through Wine.
+  wine_launchers = <<-EOT
+    find _osbench_build -name '*.exe' -print0 | while IFS= read -r -d '' exe; do
+      launcher=$${exe%.exe}
+      [[ -e $launcher ]] && continue
+      printf '#!/bin/sh\nexec wine %q "$@"\n' "$PWD/$exe" >"$launcher"
+      chmod +x "$launcher"
+    done
   EOT
 
   # The Windows build: a toolchain file for the mingw-w64 cross compilers,
   # written into the build directory so the repository is not touched, then
-  # cmake_build. The find-root settings keep the build from picking up the
+  # cmake_build. $1: the source directory; the rest: cmake arguments. The
+  # find-root settings keep the build from picking up the
   # host's Linux libraries and headers.
   mingw_build = <<-EOT
     mkdir -p _osbench_build
@@ -52,20 +94,33 @@ locals {
     set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
     set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
     CMAKE
-    set -- -static -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake"
+    source_dir=$1
+    shift
+    set -- -static "$source_dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake" "$@"
     ${local.cmake_build}
+    ${local.wine_launchers}
   EOT
 
   # Run the tests, then collect coverage. $1: the gcov program; $2: the
-  # timeout (a Go duration); $3: the coverage file; the rest: the skip
-  # flags. Only ctest writes to stdout, where the ctest parser reads it.
+  # timeout (a Go duration); $3: the coverage file; $4: the runner; $5: the
+  # report file; $6, $7, $8: the programs, list_args and run_args
+  # parameters, one per line; the rest: the skip flags. Only the runner's
+  # results go to stdout (ctest's text, or TAP), or to the report file.
   # Tests run one at a time: every test program of a project writes the
   # same .gcda files of its library, and Wine's file locks are no place to
   # race on them. A test program that crashed leaves no counts for what it
   # ran; the others still count.
-  ctest_gcov = <<-EOT
-    gcov=$1 timeout=$2 coverage_file=$3
-    shift 3
+  run_tests = <<-EOT
+    gcov=$1 timeout=$2 coverage_file=$3 runner=$4 report=$5
+    mapfile -t programs <<<"$6"
+    mapfile -t list_args <<<"$7"
+    mapfile -t run_args <<<"$8"
+    shift 8
+    # The parameters are lists joined by newlines; an empty list is one
+    # empty line.
+    [[ -z $${programs[*]} ]] && programs=()
+    [[ -z $${list_args[*]} ]] && list_args=()
+    [[ -z $${run_args[*]} ]] && run_args=()
     # ctest's --timeout is in seconds, osbench's are Go durations.
     seconds=0 rest=$timeout
     while [[ $rest =~ ^([0-9]+)([hms])(.*)$ ]]; do
@@ -80,28 +135,104 @@ locals {
       echo "c-cmake preset: cannot turn the timeout '$timeout' into whole seconds (write it like 90s, 10m or 1h30m)" >&2
       exit 2
     fi
+    if [[ $runner != ctest && $${#programs[@]} -eq 0 ]]; then
+      echo "c-cmake preset: runner '$runner' needs the programs parameter: the test programs, relative to the build directory" >&2
+      exit 2
+    fi
     status=0
-    ctest --test-dir _osbench_build --timeout "$seconds" --no-tests=error --output-on-failure "$@" || status=$?
+    case $runner in
+      ctest)
+        ctest --test-dir _osbench_build --timeout "$seconds" --no-tests=error --output-on-failure "$@" || status=$?
+        ;;
+      gtest)
+        # Each GoogleTest program writes its JUnit XML (a path relative to
+        # its working directory, which Wine maps as well as Linux does); the
+        # report is their concatenation, which the junit parser reads.
+        : >"$report"
+        mkdir -p _osbench_build/_osbench_gtest
+        n=0
+        for program in "$${programs[@]}"; do
+          n=$((n + 1))
+          xml=_osbench_gtest/$n.xml
+          (cd _osbench_build && timeout "$seconds" "./$program" --gtest_output="xml:$xml" "$@") >&2 || status=$?
+          if [[ -f _osbench_build/$xml ]]; then cat "_osbench_build/$xml" >>"$report"; fi
+        done
+        ;;
+      each)
+        # A runner that registers its whole suite as one CTest test: list
+        # the tests (program list_args...), run each alone (program
+        # run_args... NAME) and report its exit status as a TAP line named
+        # PROGRAM/NAME. The skip flags are ctest's (-E REGEX), applied here.
+        skip_re=
+        if [[ $${1-} == -E ]]; then skip_re=$2; fi
+        n=0
+        for program in "$${programs[@]}"; do
+          name=$${program##*/}
+          listed=$(cd _osbench_build && timeout "$seconds" "./$program" "$${list_args[@]}") || {
+            echo "c-cmake preset: listing the tests of $program failed" >&2
+            status=1
+            continue
+          }
+          while IFS= read -r test; do
+            # A listed line is the test's name, perhaps followed by more
+            # ("ping_pong (helpers: tcp4_echo_server)" from libuv).
+            test=$${test%$'\r'}
+            test=$${test#"$${test%%[![:space:]]*}"}
+            test=$${test%%[[:space:]]*}
+            [[ -z $test ]] && continue
+            n=$((n + 1))
+            if [[ -n $skip_re && $test =~ $skip_re ]]; then
+              echo "ok $n - $name/$test # SKIP"
+            elif (cd _osbench_build && timeout "$seconds" "./$program" "$${run_args[@]}" "$test") >&2; then
+              echo "ok $n - $name/$test"
+            else
+              echo "not ok $n - $name/$test"
+              status=1
+            fi
+          done <<<"$listed"
+        done
+        echo "1..$n"
+        ;;
+      *)
+        echo "c-cmake preset: unknown runner '$runner' (ctest, gtest or each)" >&2
+        exit 2
+        ;;
+    esac
     find _osbench_build -name '*.gcda' -print0 | sort -z | xargs -0 -r "$gcov" --json-format --stdout >"$coverage_file"
     exit "$status"
   EOT
 }
 
+locals {
+  # What reads each runner's results.
+  parsers = { ctest = "ctest", gtest = "junit", each = "tap" }
+}
+
 preset "c-cmake" {
   language = "c"
+  params = {
+    cmake_options = []
+    source_dir    = "."
+    runner        = "ctest"
+    programs      = []
+    list_args     = []
+    run_args      = []
+  }
 
   platform "linux" {
     executor = "local"
 
     build {
-      command = ["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", ""]
+      command = concat(["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", "", param.source_dir], param.cmake_options)
     }
 
     test {
-      command    = concat(["bash", "-eo", "pipefail", "-c", local.ctest_gcov, "c-cmake-test", "gcov", timeout, coverage_file], skip_args)
-      parser     = "ctest"
+      command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "gcov", timeout, coverage_file,
+      param.runner, report_file, join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args)], skip_args)
+      parser     = local.parsers[param.runner]
+      report     = param.runner == "gtest" ? "_osbench_report.xml" : null
       timeout    = "10m"
-      skip_style = "ctest"
+      skip_style = param.runner == "gtest" ? "gtest" : "ctest"
     }
 
     coverage {
@@ -120,15 +251,17 @@ preset "c-cmake" {
     }
 
     build {
-      command = ["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build"]
+      command = concat(["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build", param.source_dir], param.cmake_options)
     }
 
     test {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.ctest_gcov, "c-cmake-test", "x86_64-w64-mingw32-gcov", timeout, coverage_file], skip_args)
-      parser  = "ctest"
+      command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "x86_64-w64-mingw32-gcov", timeout, coverage_file,
+      param.runner, report_file, join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args)], skip_args)
+      parser = local.parsers[param.runner]
+      report = param.runner == "gtest" ? "_osbench_report.xml" : null
       # Wine starts each test program in about 2 s.
       timeout    = "20m"
-      skip_style = "ctest"
+      skip_style = param.runner == "gtest" ? "gtest" : "ctest"
     }
 
     coverage {

@@ -19,3 +19,15 @@ func init() {
 	Register(NameCobertura, &Cobertura{})
 	Register(NameLLVMJSON, &LLVMJSON{})
 }
+
+// Version 2 of go-coverprofile: ./- and ../-relative files are taken
+// relative to the root instead of being dropped.
+func (*GoCoverprofile) Version() string { return "2" }
+
+// Version 2 of gcov: text reports with C++ names (ns::K::m) import instead
+// of failing.
+func (*Gcov) Version() string { return "2" }
+
+// Version 2 of llvm-json: a summary-only export is an error, not empty
+// coverage.
+func (*LLVMJSON) Version() string { return "2" }

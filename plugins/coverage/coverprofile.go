@@ -20,8 +20,12 @@ import (
 //   - Lines are read from the right, since a Windows path contains ':'.
 //   - A file named by import path is mapped through Options.Modules, using
 //     the longest module path that prefixes it (nested modules); an absolute
-//     file path goes through RepoRelative. A file that maps to no repository
-//     path is dropped: it belongs to a dependency or lies outside the repo.
+//     file path goes through RepoRelative, and so does a path relative to
+//     the directory go ran in, which starts with "./" or "../" (".\" and
+//     "..\" on Windows) as profiles of packages named by directory, and
+//     the tools that merge profiles, write them: "./pkg/a.go" is
+//     "pkg/a.go". A file that maps to no repository path is dropped: it
+//     belongs to a dependency or lies outside the repo.
 //   - Every line of a block is instrumented, and executed when its count is
 //     above zero. Blocks reported more than once (-coverpkg gives each
 //     package's blocks once per test binary) are merged: a line is executed
@@ -226,7 +230,7 @@ func newGoFileResolver(opts Options) func(file string) (string, bool) {
 	})
 
 	return func(file string) (string, bool) {
-		if _, rooted := canonicalPath(file); rooted {
+		if _, rooted := canonicalPath(file); rooted || dotRelative(file) {
 			return RepoRelative(opts.Root, file)
 		}
 		for _, m := range modules {
@@ -244,6 +248,18 @@ func newGoFileResolver(opts Options) func(file string) (string, bool) {
 		}
 		return "", false
 	}
+}
+
+// dotRelative reports whether a profile's file is a path relative to the
+// directory go ran in, as opposed to an import path (which never starts
+// with a dot element).
+func dotRelative(file string) bool {
+	for _, prefix := range []string{"./", `.\`, "../", `..\`} {
+		if strings.HasPrefix(file, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // escapes reports whether a cleaned relative path climbs out with "..".

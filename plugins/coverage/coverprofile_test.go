@@ -221,6 +221,45 @@ func TestGoCoverprofile(t *testing.T) {
 			},
 		},
 		{
+			// Profiles merged by tools, or written for packages named by
+			// directory, name files relative to where go ran; every other
+			// form must keep working next to them.
+			name:    "./-relative paths next to the other forms",
+			root:    "/tmp/w/repo",
+			modules: goModules,
+			profile: "mode: count\n" +
+				"./pkg/a.go:3.1,4.2 1 1\n" +
+				"./pkg/a.go:6.1,6.9 1 0\n" +
+				"./pkg/../pkg/sub/b.go:1.1,1.5 1 2\n" +
+				`.\win\c.go:2.1,2.8 1 1` + "\n" +
+				"../outside/d.go:1.1,1.5 1 1\n" +
+				"./../outside/e.go:1.1,1.5 1 1\n" +
+				"./:1.1,1.5 1 1\n" +
+				"example.com/m/imp.go:5.1,5.9 1 1\n" +
+				"example.com/m/tools/t.go:1.1,1.9 1 0\n" +
+				"/tmp/w/repo/abs.go:7.1,7.9 1 1\n" +
+				`Z:\tmp\w\repo\wine.go:8.1,8.9 1 1` + "\n" +
+				"github.com/other/lib/z.go:1.1,2.2 1 4\n",
+			want: map[string]cov{
+				"pkg/a.go":            {executed: []int{3, 4}, instrumented: []int{3, 4, 6}},
+				"pkg/sub/b.go":        {executed: []int{1}, instrumented: []int{1}},
+				"win/c.go":            {executed: []int{2}, instrumented: []int{2}},
+				"imp.go":              {executed: []int{5}, instrumented: []int{5}},
+				"internal/tools/t.go": {executed: []int{}, instrumented: []int{1}},
+				"abs.go":              {executed: []int{7}, instrumented: []int{7}},
+				"wine.go":             {executed: []int{8}, instrumented: []int{8}},
+			},
+		},
+		{
+			name:    "./-relative paths under osbench's $WORK root",
+			root:    "$WORK",
+			profile: "mode: set\n./a.go:1.1,2.1 1 1\n$WORK/b.go:3.1,3.4 1 0\n",
+			want: map[string]cov{
+				"a.go": {executed: []int{1}, instrumented: []int{1}},
+				"b.go": {executed: []int{}, instrumented: []int{3}},
+			},
+		},
+		{
 			name:    "empty profile",
 			profile: "",
 			want:    map[string]cov{},
@@ -356,6 +395,7 @@ func FuzzGoCoverprofile(f *testing.F) {
 	f.Add(string(seed))
 	f.Add("mode: atomic\r\n" + `C:\w\repo\pkg\a.go:3.2,4.3 1 1` + "\r\n" + `\\?\C:\w\repo\b.go:8.2,8.30 1 0` + "\n")
 	f.Add("mode: set\nexample.com/m/tools/t.go:1.1,3.1 1 1\nexample.com/m/a.go:1.1,1.1 0 0\n$WORK/x.go:2.2,9.9 1 1\n")
+	f.Add("mode: count\n./pkg/a.go:3.1,4.2 1 1\n" + `.\w\b.go:1.1,1.2 1 0` + "\n../c.go:1.1,1.2 1 1\n./:1.1,1.2 1 1\n")
 	opts := Options{Root: `C:\w\repo`, Modules: map[string]string{"example.com/m": "", "example.com/m/tools": "tools", "example.com/covstub": ""}}
 	f.Fuzz(func(t *testing.T, profile string) {
 		got, err := (&GoCoverprofile{}).Import(strings.NewReader(profile), opts)

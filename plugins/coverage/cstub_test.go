@@ -236,6 +236,8 @@ func recordCStub(t *testing.T) {
 		exe := filepath.Join(build, "calc_test")
 		store("cstub-clang.llvm.json", run(t, build, nil, llvmCov, "export", "-format=text", "-instr-profile="+merged, exe))
 		store("cstub-clang.lcov", run(t, build, nil, llvmCov, "export", "-format=lcov", "-instr-profile="+merged, exe))
+		// The export with no line data, which must be refused.
+		store(cstubSummaryOnly, run(t, build, nil, llvmCov, "export", "-format=text", "-summary-only", "-instr-profile="+merged, exe))
 	}
 
 	// mingw-w64: the test runs under Wine, in a Wine prefix of its own;

@@ -23,7 +23,14 @@ import (
 //     (some of the line's blocks did not run) or a unit (gcov -H: "1.2k").
 //     Lines of gcov -a, -b and -f ("5-block 0" with "$$$$$" and "%%%%%"
 //     markers, "branch", "call", "function" lines, template
-//     specialisations) and other headers are ignored.
+//     specialisations) and other headers are ignored. C++ names, which
+//     gcov -m prints demangled in its "function" and specialisation lines
+//     ("function geo::Polygon::label[abi:cxx11](int) const called 1 ...",
+//     "int geo::scaled<int>(int, int):"), hold ':' of their own: a line
+//     whose first field starts like a name (a letter or "_"), or whose
+//     second field is empty (the "::" of a name, as in "(anonymous
+//     namespace)::f<int>(int):") while its first is no count, is not a
+//     count line. The file is the path after "Source:", whatever it holds.
 //   - gcov --json-format (.gcov.json.gz files: gzip, perhaps several
 //     members one after another) or its uncompressed form (gcov --stdout
 //     --json-format): JSON documents, one per object file, with
@@ -116,6 +123,11 @@ func importGcovText(r io.Reader, opts Options, collected *reportCollector) error
 			return nil // a template specialisation's "_Z3fooIiEvv:"
 		}
 		countText, lineText = strings.TrimSpace(countText), strings.TrimSpace(lineText)
+		if startsLikeName(countText) || (lineText == "" && !countShaped(countText)) {
+			// A C++ name: "function ns::f(int) called 1 ...", or the
+			// specialisation header "int ns::f<int>(int):".
+			return nil
+		}
 		if lineText == "0" {
 			if path, ok := strings.CutPrefix(source, "Source:"); ok {
 				sawSource, file = true, ""
@@ -145,6 +157,22 @@ func importGcovText(r io.Reader, opts Options, collected *reportCollector) error
 		}
 		return nil
 	})
+}
+
+// startsLikeName reports whether s starts as an identifier does; no count
+// or gcov marker does.
+func startsLikeName(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0] | 0x20 // ASCII lower case
+	return c >= 'a' && c <= 'z' || s[0] == '_'
+}
+
+// countShaped reports whether s is made of what gcov's counts and markers
+// are made of.
+func countShaped(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789*.kMGTPE#=%$-") == ""
 }
 
 // gcovCountRan reads the count column of a .gcov line (see Gcov).

@@ -36,7 +36,10 @@ import (
 //
 // Everything but files[].filename and files[].segments (functions,
 // branches, expansions, summaries) is skipped; the document is read token
-// by token. A filename goes through RepoRelative, and a file outside the
+// by token. A file without "segments" is an error, never a file without
+// coverage: `llvm-cov export -summary-only` writes only each file's
+// summary, which holds no line numbers, and an import that silently gave
+// empty coverage would make every line look unexecuted. A filename goes through RepoRelative, and a file outside the
 // repository is dropped. Several documents, or several data entries, that
 // name one file are merged. Malformed input is an error naming its byte
 // offset.
@@ -66,7 +69,11 @@ func (*LLVMJSON) Import(r io.Reader, opts Options) ([]schemas.FileCoverage, erro
 			if key != "data" {
 				return skipValue(dec)
 			}
-			return forEachElement(dec, func() error { return readLLVMData(dec, opts, collected) })
+			entry := 0
+			return forEachElement(dec, func() error {
+				entry++
+				return readLLVMData(dec, entry-1, opts, collected)
+			})
 		})
 		if err != nil {
 			return nil, fail(err)
@@ -85,16 +92,18 @@ func (*LLVMJSON) Import(r io.Reader, opts Options) ([]schemas.FileCoverage, erro
 	return files, nil
 }
 
-// readLLVMData reads one entry of data[].
-func readLLVMData(dec *json.Decoder, opts Options, collected *reportCollector) error {
+// readLLVMData reads entry number entry of data[].
+func readLLVMData(dec *json.Decoder, entry int, opts Options, collected *reportCollector) error {
 	return forEachKey(dec, func(key string) error {
 		if key != "files" {
 			return skipValue(dec) // functions, totals
 		}
+		file := 0
 		return forEachElement(dec, func() error {
+			file++
 			filename, segments, err := readLLVMFile(dec)
 			if err != nil {
-				return err
+				return fmt.Errorf("data[%d].files[%d]: %w", entry, file-1, err)
 			}
 			rel, ok := RepoRelative(opts.Root, filename)
 			if !ok {
@@ -110,13 +119,17 @@ func readLLVMData(dec *json.Decoder, opts Options, collected *reportCollector) e
 func readLLVMFile(dec *json.Decoder) (string, []llvmSegment, error) {
 	var filename string
 	var segments []llvmSegment
+	sawSegments, sawSummary := false, false
 	err := forEachKey(dec, func(key string) error {
 		switch key {
+		case "summary":
+			sawSummary = true
 		case "filename":
 			var err error
 			filename, err = readString(dec)
 			return err
 		case "segments":
+			sawSegments = true
 			return forEachElement(dec, func() error {
 				var fields []any
 				if err := dec.Decode(&fields); err != nil {
@@ -132,8 +145,16 @@ func readLLVMFile(dec *json.Decoder) (string, []llvmSegment, error) {
 		}
 		return skipValue(dec)
 	})
-	if err == nil && filename == "" {
+	switch {
+	case err != nil:
+	case filename == "":
 		err = errors.New("a file without a filename")
+	case !sawSegments && sawSummary:
+		err = errors.New(`a summary but no "segments": the export has no line data, as ` +
+			"`llvm-cov export -summary-only` writes it; export again without -summary-only")
+	case !sawSegments:
+		err = errors.New(`no "segments": the export has no line data; ` +
+			"export with `llvm-cov export -format=text` (without -summary-only)")
 	}
 	return filename, segments, err
 }

@@ -1,6 +1,8 @@
 package coverage
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -87,13 +89,45 @@ func TestLLVMJSONErrors(t *testing.T) {
 		file(`{}`):                                             `want "[", got "{"`,
 		file(`[{}]`):                                           "segment:",
 		llvmExport(`{"segments": []}`):                         "a file without a filename",
-		`{"data": [{"files": [`:                                "llvm-json: JSON at byte",
-		`{"data": []} [`:                                       `want "{", got "["`,
-		`{"data": []} }`:                                       "llvm-json: JSON at byte",
-		`[]`:                                                   `want "{", got "["`,
+		llvmExport(`{"filename": "/w/repo/a.c", "summary": {"lines": {"count": 3, "covered": 2}}}`):                "data[0].files[0]: a summary but no \"segments\": the export has no line data",
+		llvmExport(`{"filename": "/w/repo/a.c", "segments": []}`, `{"filename": "/elsewhere/b.c", "summary": {}}`): "data[0].files[1]: a summary but no",
+		llvmExport(`{"filename": "/w/repo/a.c", "branches": []}`):                                                  `no "segments": the export has no line data`,
+		`{"data": [{"files": [`: "llvm-json: JSON at byte",
+		`{"data": []} [`:        `want "{", got "["`,
+		`{"data": []} }`:        "llvm-json: JSON at byte",
+		`[]`:                    `want "{", got "["`,
 	})
 }
 
+// cstubSummaryOnly is `llvm-cov export -summary-only` of the cstub run
+// (recorded by recordCStub): files with a summary and no segments.
+const cstubSummaryOnly = "cstub-clang-summary.llvm.json"
+
+// A summary-only export has no line data: importing it must fail with a
+// word on how to export instead, never give empty coverage, whether its
+// files lie in the repository or not.
+func TestLLVMJSONSummaryOnlyIsAnError(t *testing.T) {
+	report := readTestdata(t, cstubSummaryOnly)
+	if !strings.Contains(string(report), `"summary"`) || strings.Contains(string(report), `"segments"`) {
+		t.Fatalf("%s is not a summary-only export", cstubSummaryOnly)
+	}
+	for _, root := range []string{cstubRoot, "/elsewhere"} {
+		got, err := (&LLVMJSON{}).Import(bytes.NewReader(report), Options{Root: root})
+		if err == nil || got != nil {
+			t.Fatalf("root %s: got %v, error %v; want an error and no coverage", root, got, err)
+		}
+		for _, want := range []string{"llvm-json: JSON at byte", "data[0].files[0]", "no line data", "without -summary-only"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("root %s: error %q does not say %q", root, err, want)
+			}
+		}
+	}
+}
+
 func FuzzLLVMJSON(f *testing.F) {
+	// The refused shapes seed it too; the corpus under testdata/fuzz holds
+	// the summary-only export's.
+	f.Add(llvmExport(`{"filename": "/w/repo/a.c", "summary": {"lines": {"count": 2, "covered": 1, "percent": 50}}}`), "/w/repo")
+	f.Add(llvmExport(`{"filename": "/w/repo/a.c", "segments": [[1, 1, 1, true, true]]}`, `{"filename": "/w/repo/b.c"}`), "/w/repo")
 	fuzzImporter(f, &LLVMJSON{}, llvmCases)
 }

@@ -40,6 +40,10 @@ var builtin = registry.New[Importer]("coverage format")
 // registered twice is a programming error and panics.
 func Register(name string, p Importer) { builtin.Register(name, p) }
 
+// VersionOf is the version of the importer registered under name (see
+// registry.Versioned): part of the key of every step that uses it.
+func VersionOf(name string) string { return builtin.Version(name) }
+
 // Lookup returns the plugin registered under name.
 func Lookup(name string) (Importer, bool) { return builtin.Lookup(name) }
 

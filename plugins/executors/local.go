@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -75,11 +76,7 @@ func (l *Local) Fingerprint(ctx context.Context, user string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("local executor: %w", err)
 	}
-	mode := "unprivileged"
-	if who.root {
-		mode = "root"
-	}
-	return fmt.Sprintf("local %s/%s user=%s", runtime.GOOS, runtime.GOARCH, mode), nil
+	return fmt.Sprintf("local %s/%s user=%s", runtime.GOOS, runtime.GOARCH, who.mode()), nil
 }
 
 // Run implements Executor.
@@ -135,7 +132,7 @@ func (l *Local) prepare(cmd Cmd) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	env, err := commandEnv(cmd)
+	env, err := commandEnv(cmd, who)
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +234,19 @@ type runUser struct {
 	uid, gid int
 }
 
+// mode names the privilege mode in fingerprints. Root's is
+// "root home=passwd" since root's commands got the home of the user
+// database instead of a private one: the name changed so that no result
+// cached under the private home is served for the new behaviour. No path
+// enters it: the home is whatever the machine's user database says, as a
+// test reading it would find.
+func (u runUser) mode() string {
+	if u.root {
+		return "root home=passwd"
+	}
+	return "unprivileged"
+}
+
 func resolveRunUser(mode string) (runUser, error) {
 	if mode != "" && mode != UserRoot {
 		return runUser{}, fmt.Errorf("unknown user mode %q (want %q for the default or %q)", mode, "", UserRoot)
@@ -286,10 +296,17 @@ func scratchTemp(workDir string) string { return filepath.Join(workDir, "tmp") }
 
 // commandEnv builds the complete environment of cmd: its Env, the host PATH
 // when Env has none (so that commands are found at all), and the home and
-// temp variables pointing into WorkDir unless Env sets them. Nothing else of
-// the host environment leaks in: a stray GOFLAGS or LANG would change
-// results without entering any key.
-func commandEnv(cmd Cmd) ([]string, error) {
+// temp variables unless Env sets them. Nothing else of the host environment
+// leaks in: a stray GOFLAGS or LANG would change results without entering
+// any key.
+//
+// Home is private (inside WorkDir) for every run user but root: a manifest
+// that asks for user = "root" asks for root as the system knows it, and
+// suites that check the home directory against the passwd database
+// (os.UserHomeDir against user.Current) must see the same path there. Temp
+// stays private for root too: it holds nothing a test compares with the
+// system's view, and a shared /tmp would let runs see each other's files.
+func commandEnv(cmd Cmd, who runUser) ([]string, error) {
 	env := make([]string, 0, len(cmd.Env)+1+len(homeVars)+len(tempVars))
 	for i, kv := range cmd.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
@@ -305,9 +322,17 @@ func commandEnv(cmd Cmd) ([]string, error) {
 	if cmd.WorkDir == "" {
 		return env, nil
 	}
+	home := scratchHome(cmd.WorkDir)
+	if who.root {
+		h, err := passwdHome()
+		if err != nil {
+			return nil, err
+		}
+		home = h
+	}
 	defaults := [][2]string{}
 	for _, k := range homeVars {
-		defaults = append(defaults, [2]string{k, scratchHome(cmd.WorkDir)})
+		defaults = append(defaults, [2]string{k, home})
 	}
 	for _, k := range tempVars {
 		defaults = append(defaults, [2]string{k, scratchTemp(cmd.WorkDir)})
@@ -318,6 +343,21 @@ func commandEnv(cmd Cmd) ([]string, error) {
 		}
 	}
 	return env, nil
+}
+
+// passwdHome is the home directory the user database gives osbench's own
+// user (root, when it is asked for): what user.Current reports, read from
+// /etc/passwd or NSS, never from osbench's own HOME, which a sudo or a
+// service manager may have set to anything.
+func passwdHome() (string, error) {
+	u, err := user.Current()
+	if err != nil {
+		return "", fmt.Errorf("home directory of the run user: %w", err)
+	}
+	if u.HomeDir == "" || !filepath.IsAbs(u.HomeDir) {
+		return "", fmt.Errorf("home directory of user %s in the user database is %q, not an absolute path", u.Username, u.HomeDir)
+	}
+	return u.HomeDir, nil
 }
 
 // envLookup returns the value of key in env. The last entry wins, as it

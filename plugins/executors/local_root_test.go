@@ -5,6 +5,7 @@ package executors
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -63,6 +64,46 @@ func TestLocalRunUser(t *testing.T) {
 				t.Errorf("ids = %q, want %q", stdout, tt.want)
 			}
 		})
+	}
+}
+
+// TestLocalRootKeepsPasswdHome: a suite run with user = "root" sees root's
+// home from the user database, so a test comparing os.UserHomeDir with
+// user.Current().HomeDir passes; temp stays private. The passwd entry is
+// read by getent inside the command, not by the code under test.
+func TestLocalRootKeepsPasswdHome(t *testing.T) {
+	requireRoot(t)
+	if _, err := exec.LookPath("getent"); err != nil {
+		t.Skip("no getent to read the passwd database with")
+	}
+	l := newTestLocal(t)
+	work := scratchDir(t)
+	script := `passwd=$(getent passwd 0 | cut -d: -f6)
+echo "$HOME"
+echo "$TMPDIR"
+test "$HOME" = "$passwd" || { echo "HOME $HOME is not the passwd home $passwd" >&2; exit 1; }`
+	res, stdout, stderr, err := runCapture(t, l, Cmd{Argv: shell(script), WorkDir: work, User: UserRoot})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("output %q, want HOME and TMPDIR", stdout)
+	}
+	if lines[0] == scratchHome(work) || !filepath.IsAbs(lines[0]) {
+		t.Errorf("HOME = %q, want the passwd home, not the private %q", lines[0], scratchHome(work))
+	}
+	if want := scratchTemp(work); lines[1] != want {
+		t.Errorf("TMPDIR = %q, want the private %q", lines[1], want)
+	}
+
+	// The default user of a root osbench keeps a private home.
+	res, stdout, stderr, err = runCapture(t, l, Cmd{Argv: shell(`echo "$HOME"`), WorkDir: scratchDir(t)})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+	}
+	if strings.TrimSpace(stdout) == lines[0] {
+		t.Errorf("the unprivileged run user got root's home %q", lines[0])
 	}
 }
 

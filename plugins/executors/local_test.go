@@ -274,7 +274,7 @@ func TestLocalIdentity(t *testing.T) {
 	platform := runtime.GOOS + "/" + runtime.GOARCH
 	rootMode := "unprivileged" // a non-root osbench ignores User
 	if os.Geteuid() == 0 {
-		rootMode = "root"
+		rootMode = "root home=passwd"
 	}
 	tests := []struct {
 		user string

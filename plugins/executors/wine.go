@@ -129,12 +129,8 @@ func (w *Wine) Fingerprint(ctx context.Context, user string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("wine executor: %w", err)
 	}
-	mode := "unprivileged"
-	if who.root {
-		mode = "root"
-	}
 	return fmt.Sprintf("wine %s shim %s %s/%s user=%s",
-		version, shimDigest()[:12], runtime.GOOS, runtime.GOARCH, mode), nil
+		version, shimDigest()[:12], runtime.GOOS, runtime.GOARCH, who.mode()), nil
 }
 
 // wineVersion returns what `wine --version` prints, asking once.

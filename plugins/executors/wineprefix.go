@@ -217,10 +217,14 @@ func (w *Wine) runSetupStep(ctx context.Context, argv []string, user, prefix, wo
 	}
 	var output tailBuffer
 	res, err := w.runner.Run(ctx, Cmd{
-		Argv:         argv,
-		Dir:          work,
-		WorkDir:      work,
-		Env:          wineBaseEnv(prefix),
+		Argv:    argv,
+		Dir:     work,
+		WorkDir: work,
+		// A private HOME even for root (whose commands get the passwd
+		// home): wineboot links the profile folders of C:\users\<name>
+		// (Documents, Desktop ...) to those under HOME when they exist,
+		// and a prefix must not depend on what a home holds.
+		Env:          append(wineBaseEnv(prefix), "HOME="+scratchHome(work)),
 		User:         user,
 		Stdout:       &output,
 		Stderr:       &output,

@@ -23,3 +23,11 @@ func init() {
 	Register(NameTAP, &TAP{})
 	Register(NameRegex, &Regex{})
 }
+
+// Version 2 of JUnit: an error at suite level (directly under <testsuite>,
+// or a nameless <testcase>) gives error to the suite's tests.
+func (*JUnit) Version() string { return "2" }
+
+// Version 2 of TAP: buffered subtests (ok N - name {) nest under their own
+// test point, without the brace in their names.
+func (*TAP) Version() string { return "2" }

@@ -13,16 +13,22 @@ import (
 // The JUnit inputs: CTest's and GoogleTest's reports, recorded by
 // recordCTestub (see ctest_test.go), and hand-written reports in the
 // documented shapes of Surefire and of Ant/Jenkins (no JVM here).
+//
+// The suite-level errors are hand-written too, in the shapes GoogleTest,
+// Surefire and fixture-based runners write them: one report with a
+// <testsuites> root, one with a single <testsuite> root.
 const (
-	junitSurefire = "junit-surefire.xml"
-	junitAnt      = "junit-ant.xml"
+	junitSurefire      = "junit-surefire.xml"
+	junitAnt           = "junit-ant.xml"
+	junitSetupErrors   = "junit-setup-errors.xml"
+	junitSetupRootless = "junit-setup-error-rootless.xml"
 )
 
 func TestJUnitGolden(t *testing.T) {
 	if *update {
 		recordCTestub(t)
 	}
-	for _, input := range []string{ctestJUnitRecorded, gtestRecorded, junitSurefire, junitAnt} {
+	for _, input := range []string{ctestJUnitRecorded, gtestRecorded, junitSurefire, junitAnt, junitSetupErrors, junitSetupRootless} {
 		t.Run(input, func(t *testing.T) {
 			golden := strings.TrimSuffix(input, ".xml") + ".golden.json"
 			checkGolden(t, &JUnit{}, input, golden, Options{})
@@ -57,6 +63,53 @@ func TestJUnitGoldenKeyStatuses(t *testing.T) {
 		"org.demo.Outer/outer_case": "pass",
 		"nameless suite":            "pass",
 		"org.demo.Client/connects":  "pass",
+	})
+}
+
+// A suite-level error gives error to every test of its suite: those the
+// report names, those expected under the suite's name (or the nameless
+// testcase's classname), and, when the suite knows no test, one synthetic
+// "<scope>/(setup)" id. The golden files with Expected pin the expected
+// tests' side.
+func TestJUnitSetupErrorsGolden(t *testing.T) {
+	expected := []string{
+		"Database/Inserts", "Database/Queries", "com.example.NetTest/connects", "com.example.NetTest/retries",
+		"Math/Adds", "Math/Subtracts", "com.example.CacheTest/evicts", "com.example.CacheTest/expires",
+	}
+	opts := Options{Expected: expected}
+	all := checkGolden(t, &JUnit{}, junitSetupErrors, "junit-setup-errors-expected.golden.json", opts)
+	checkStatuses(t, all, results{
+		"Database/Inserts":             "error", // reported as not run
+		"Database/Queries":             "error",
+		"com.example.NetTest/connects": "error", // expected, never reported
+		"com.example.NetTest/retries":  "error",
+		"fixtures/(setup)":             "error", // nothing known of the suite
+		"Math/Adds":                    "pass",
+		"Math/Subtracts":               "missing",
+		"com.example.CacheTest/evicts": "missing", // in the other report
+		"com.example.NetTest/(setup)":  "",
+		"(setup)":                      "",
+		"":                             "",
+	})
+	rootless := checkGolden(t, &JUnit{}, junitSetupRootless, "junit-setup-error-rootless-expected.golden.json", opts)
+	checkStatuses(t, rootless, results{
+		"com.example.CacheTest/evicts":  "error", // ran before the fixture failed
+		"com.example.CacheTest/expires": "error",
+		"com.example.CacheTest/(setup)": "",
+		"Database/Inserts":              "missing",
+	})
+	// Nothing expected: the reported tests, and synthetic ids where the
+	// report knows no test.
+	checkStatuses(t, parseWith(t, &JUnit{}, filepath.Join("testdata", junitSetupErrors), Options{}), results{
+		"Database/Inserts":            "error",
+		"Database/Queries":            "error",
+		"com.example.NetTest/(setup)": "error",
+		"fixtures/(setup)":            "error",
+		"Math/Adds":                   "pass",
+	})
+	checkStatuses(t, parseWith(t, &JUnit{}, filepath.Join("testdata", junitSetupRootless), Options{}), results{
+		"com.example.CacheTest/evicts":  "error",
+		"com.example.CacheTest/(setup)": "",
 	})
 }
 
@@ -137,6 +190,46 @@ var junitCases = []parserCase{
 		name:  "ISO-8859-1",
 		input: "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><testsuite name=\"s\"><testcase name=\"caf\xe9\"/></testsuite>",
 		want:  results{"s/café": "pass"},
+	},
+	{
+		name:  "a suite-level error with no testcase, testsuite as the root",
+		input: `<testsuite name="s"><error message="setup failed"/></testsuite>`,
+		want:  results{"s/(setup)": "error"},
+	},
+	{
+		name:     "a suite-level failure gives error to the expected tests of its suite only",
+		input:    `<testsuites><testsuite name="s"><failure/></testsuite><testsuite name="t"><testcase name="a"/></testsuite></testsuites>`,
+		expected: []string{"s/a", "s/b", "t/a", "sx/a"},
+		want:     results{"s/a": "error", "s/b": "error", "t/a": "pass", "sx/a": "missing"},
+	},
+	{
+		name: "a suite-level error covers the reported tests and nested suites",
+		input: `<testsuites><testsuite name="outer"><testcase classname="c" name="a"/>` +
+			`<testsuite name="inner"><testcase name="b"><skipped/></testcase></testsuite>` +
+			`<rerunError/></testsuite><testsuite name="other"><testcase name="c"/></testsuite></testsuites>`,
+		want: results{"c/a": "error", "inner/b": "error", "other/c": "pass"},
+	},
+	{
+		name: "a nameless testcase holding a failure is a suite-level error",
+		input: `<testsuite name="S"><testcase name="T" status="notrun" result="suppressed"/>` +
+			`<testcase name="" classname=""><failure message="SetUpTestSuite"/></testcase></testsuite>`,
+		want: results{"S/T": "error"},
+	},
+	{
+		name:     "a nameless testcase names its class as the scope",
+		input:    `<testsuite name="suite"><testcase classname="pkg.K"><error/></testcase></testsuite>`,
+		expected: []string{"pkg.K/m"},
+		want:     results{"pkg.K/m": "error"},
+	},
+	{
+		name:  "a nameless testcase with an error outside any suite",
+		input: `<testcase classname="pkg.K"><error/></testcase><testcase><failure/></testcase><testcase name=""/>`,
+		want:  results{"pkg.K/(setup)": "error", "(setup)": "error"},
+	},
+	{
+		name:  "an error deeper than the suite's child, or passing nameless testcases, are no suite-level error",
+		input: `<testsuite name="s"><properties><error/></properties><testcase name=""><skipped/><system-out/></testcase><testcase name="a"/></testsuite>`,
+		want:  results{"s/a": "pass"},
 	},
 	{
 		name:  "empty input",

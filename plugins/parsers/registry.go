@@ -29,6 +29,10 @@ type Parser interface {
 	Parse(r io.Reader, opts Options) ([]schemas.TestResult, error)
 }
 
+// VersionOf is the version of the parser registered under name (see
+// registry.Versioned): part of the key of every step that uses it.
+func VersionOf(name string) string { return builtin.Version(name) }
+
 var builtin = registry.New[Parser]("parser")
 
 // Register makes a plugin available under name. It is meant to be called

@@ -22,6 +22,14 @@ import (
 // runs several files as one stream) are one id, which keeps the worst
 // status.
 //
+// A buffered subtest (TAP 14, node-tap) is the other way round: its test
+// point comes first and ends in " {" ("ok 1 - name {", "ok 1 - name # TODO
+// {", "ok 1 - name { # TODO"), or is followed, after its YAML block, by a
+// line "{" of its own; the subtest's indented lines follow, up to a line
+// "}" at the test point's indent. The children are "name/child", and the
+// brace is no part of any name. A buffered subtest whose "}" never comes
+// ends where its parent's next line is.
+//
 //   - "ok" gives pass and "not ok" gives fail.
 //   - A "# SKIP" directive gives skip, whether the test point says ok or
 //     not ok.
@@ -87,6 +95,12 @@ type tapLevel struct {
 	// gaps are the planned numbers of closed subtests that never reported,
 	// named by number; they count only when nothing is expected.
 	gaps []tapResult
+	// buffered: the level is a buffered subtest, opened by its own test
+	// point (already recorded in the parent under name) and closed by "}".
+	buffered bool
+	// lastName is the name the last test point got, for a "{" on a line
+	// of its own after it.
+	lastName string
 }
 
 // tapResult is a result relative to its level: id is the path below it.
@@ -116,6 +130,19 @@ func (run *tapRun) handleLine(line string) {
 	switch {
 	case strings.HasPrefix(content, "Bail out!"):
 		run.bailed = true
+	case strings.TrimRight(content, " \t") == "{":
+		// A buffered subtest whose test point came first, with its YAML.
+		if run.lastPointIndent == indent && len(run.levels) > depth && run.levels[depth].lastName != "" {
+			run.closeDeeperThan(depth)
+			run.openBuffered(depth, run.levels[depth].lastName)
+		}
+	case strings.TrimRight(content, " \t") == "}":
+		// The end of a buffered subtest one level down; anything else is
+		// not TAP.
+		if len(run.levels) > depth+1 && run.levels[depth+1].buffered {
+			run.closeDeeperThan(depth + 1)
+			run.foldDeepest(schemas.StatusMissing)
+		}
 	case strings.HasPrefix(content, "# Subtest"):
 		// "# Subtest: name" (TAP 14) or "# Subtest name" (node). It opens a
 		// new subtest one level down.
@@ -147,6 +174,11 @@ func (run *tapRun) level(depth int) *tapLevel {
 // any, is its own.
 func (run *tapRun) handlePoint(depth int, p tapPoint) {
 	run.closeDeeperThan(depth + 1)
+	if len(run.levels) > depth+1 && run.levels[depth+1].buffered {
+		// A buffered subtest whose "}" never came: it belongs to its own
+		// test point, not to this one.
+		run.foldDeepest(schemas.StatusMissing)
+	}
 	parent := run.level(depth)
 	if p.number == 0 {
 		p.number = parent.lastNumber + 1
@@ -169,6 +201,19 @@ func (run *tapRun) handlePoint(depth int, p tapPoint) {
 		name = strconv.Itoa(p.number)
 	}
 	parent.results = append(parent.results, tapResult{id: name, status: p.status})
+	parent.lastName = name
+	if p.opensSubtest {
+		run.openBuffered(depth, name)
+	}
+}
+
+// openBuffered opens the buffered subtest called name below depth; its test
+// point is already recorded.
+func (run *tapRun) openBuffered(depth int, name string) {
+	run.levels = run.levels[:depth+1]
+	child := newTAPLevel()
+	child.name, child.buffered = name, true
+	run.levels = append(run.levels, child)
 }
 
 // closeDeeperThan folds the levels below depth into their parents.
@@ -225,8 +270,9 @@ func (run *tapRun) results(expected []string) []schemas.TestResult {
 	}
 	for len(run.levels) > 1 {
 		// A subtest still open. After a bail out it was running when the
-		// harness stopped: it is the error, in its parent's next number.
-		if run.bailed {
+		// harness stopped: it is the error, in its parent's next number
+		// (a buffered one's test point has already said how it ended).
+		if run.bailed && !run.levels[len(run.levels)-1].buffered {
 			child, parent := run.levels[len(run.levels)-1], run.levels[len(run.levels)-2]
 			number := parent.lastNumber + 1
 			if child.name == "" {
@@ -260,6 +306,8 @@ type tapPoint struct {
 	number int // 0 when the test point leaves it out
 	name   string
 	status schemas.Status
+	// opensSubtest: the line ends in "{", opening a buffered subtest.
+	opensSubtest bool
 }
 
 // parseTAPPoint reads "ok|not ok [number] [-] [description] [# directive]".
@@ -286,8 +334,14 @@ func parseTAPPoint(line string) (tapPoint, bool) {
 		p.number, rest = n, rest[digits:]
 	}
 	description, directive := splitTAPDirective(rest)
+	if d, ok := cutOpenBrace(directive); ok {
+		directive, p.opensSubtest = d, true
+	}
 	description = strings.TrimSpace(description)
 	description = strings.TrimSpace(strings.TrimPrefix(description, "-"))
+	if d, ok := cutOpenBrace(description); ok {
+		description, p.opensSubtest = strings.TrimSpace(d), true
+	}
 	p.name = description
 	word := strings.ToLower(strings.TrimSpace(directive))
 	switch {
@@ -297,6 +351,18 @@ func parseTAPPoint(line string) (tapPoint, bool) {
 		p.status = schemas.StatusSkip
 	}
 	return p, true
+}
+
+// cutOpenBrace cuts the "{" that ends a buffered subtest's test point from
+// s, a description or a directive: the brace must be all of s or follow a
+// blank, so that a name such as "parses a{" keeps its brace.
+func cutOpenBrace(s string) (string, bool) {
+	s = strings.TrimRight(s, " \t")
+	rest, ok := strings.CutSuffix(s, "{")
+	if !ok || (rest != "" && !strings.HasSuffix(rest, " ") && !strings.HasSuffix(rest, "\t")) {
+		return s, false
+	}
+	return rest, true
 }
 
 // maxTAPNumber bounds test numbers and plans: a plan of "1..999999999999"

@@ -10,17 +10,21 @@ import (
 // Test::More scripts run by perl (one bails out) and a node:test file run by
 // `node --test --test-reporter=tap` (TAP 13 with YAML diagnostics and
 // subtests). Recorded with Test::More 1.302190 and Node.js 20.
+//
+// tapBuffered is hand-written (no node-tap here) in the shape node-tap's
+// runner prints: TAP 14 buffered subtests.
 const (
 	tapPerl      = "tapstub-perl.tap"
 	tapPerlBails = "tapstub-perl-bails.tap"
 	tapNode      = "tapstub-node.tap"
+	tapBuffered  = "tap-buffered.tap"
 )
 
 func TestTAPGolden(t *testing.T) {
 	if *update {
 		recordTAPStub(t)
 	}
-	for _, input := range []string{tapPerl, tapPerlBails, tapNode} {
+	for _, input := range []string{tapPerl, tapPerlBails, tapNode, tapBuffered} {
 		t.Run(input, func(t *testing.T) {
 			golden := strings.TrimSuffix(input, ".tap") + ".golden.json"
 			checkGolden(t, &TAP{}, input, golden, Options{})
@@ -65,6 +69,29 @@ func TestTAPGoldenKeyStatuses(t *testing.T) {
 		"parent":             "fail",
 		"parent/child ok":    "pass",
 		"parent/child fails": "fail",
+	})
+	buffered := parseWith(t, &TAP{}, filepath.Join("testdata", tapBuffered), Options{})
+	checkStatuses(t, buffered, results{
+		"test/math.js":                                    "pass",
+		"test/math.js/adds":                               "pass",
+		"test/math.js/divides by zero":                    "skip",
+		"test/math.js/rounding":                           "pass",
+		"test/math.js/rounding/rounds half up":            "pass",
+		"test/math.js/rounding/rounds negative half down": "pass",
+		"test/io.js":                                      "fail",
+		"test/io.js/reads a file":                         "pass",
+		"test/io.js/writes a file":                        "fail",
+		"test/io.js/nested buffered":                      "pass",
+		"test/io.js/nested buffered/inner passes":         "pass",
+		"test/skip.js":                                    "skip",
+		"test/crash.js":                                   "fail",
+		"test/crash.js/crashes before its second test":    "fail",
+		"test/crash.js/2":                                 "missing",
+		"test/last.js":                                    "pass",
+		"test/last.js/runs last":                          "pass",
+		"test/io.js/adds":                                 "", // the next file's test point is no parent
+		"test/math.js {":                                  "",
+		"test/io.js/nested buffered {/inner passes":       "",
 	})
 }
 
@@ -216,6 +243,75 @@ var tapCases = []parserCase{
 		name:  "backslashes become slashes; CRLF is fine",
 		input: "ok 1 - C:\\w\\a.txt\r\nnot ok 2 - b\r\n1..2\r\n",
 		want:  results{"C:/w/a.txt": "pass", "b": "fail"},
+	},
+	{
+		name: "buffered subtests: the brace after the description or the directive, nested",
+		input: stream(
+			"TAP version 14",
+			"ok 1 - a {",
+			"    ok 1 - child of a",
+			"    1..1",
+			"}",
+			"not ok 2 - b # TODO later {",
+			"    not ok 1 - child of b",
+			"    ok 2 - nested {",
+			"        ok 1 - deep",
+			"    }",
+			"}",
+			"ok 3 - c { # SKIP",
+			"    1..0",
+			"}",
+			"ok 4 {",
+			"    ok 1 - child of 4",
+			"}",
+			"1..4",
+		),
+		want: results{
+			"a": "pass", "a/child of a": "pass", "b": "skip", "b/child of b": "fail", "b/nested": "pass",
+			"b/nested/deep": "pass", "c": "skip", "4": "pass", "4/child of 4": "pass",
+		},
+	},
+	{
+		name: "a buffered subtest's { on a line of its own after its YAML block",
+		input: stream(
+			"not ok 1 - a",
+			"  ---",
+			"  exitCode: 1",
+			"  ...",
+			"{",
+			"    ok 1 - child",
+			"    1..2",
+			"}",
+			"ok 2 - b",
+		),
+		want: results{"a": "fail", "a/child": "pass", "a/2": "missing", "b": "pass"},
+	},
+	{
+		name: "a buffered subtest whose } never comes ends at its parent's next line",
+		input: stream(
+			"ok 1 - open {",
+			"    ok 1 - child",
+			"ok 2 - next",
+			"    ok 1 - after, child of 3",
+			"ok 3",
+			"}",
+		),
+		want: results{"open": "pass", "open/child": "pass", "next": "pass", "3": "pass", "3/after, child of 3": "pass"},
+	},
+	{
+		name:  "braces that open nothing stay in names; stray braces are ignored",
+		input: stream("}", "{", "ok 1 - parses a{", "ok 2 - prints {}", "ok 3 - ends in \\{", "    }"),
+		want:  results{"parses a{": "pass", "prints {}": "pass", "ends in /{": "pass"},
+	},
+	{
+		name: "bail out in a buffered subtest: its test point stands, its unreported tests are errors",
+		input: stream(
+			"ok 1 - buffered {",
+			"    1..2",
+			"    ok 1 - child",
+			"    Bail out! out of memory",
+		),
+		want: results{"buffered": "pass", "buffered/child": "pass", "buffered/2": "error"},
 	},
 	{
 		name:  "empty input",

@@ -46,6 +46,25 @@ func (r *Registry[T]) Lookup(name string) (T, bool) {
 	return p, ok
 }
 
+// Versioned is implemented by a plugin whose results changed since its
+// first release: Version names the rules it follows now ("2", "3", …).
+type Versioned interface {
+	Version() string
+}
+
+// Version is the version of the plugin registered under name: its
+// Version() when it is Versioned, else "1" (also for an unknown name, which
+// the manifest checks report on their own). Steps put it in their keys, so
+// a plugin change reruns exactly the steps that use that plugin.
+func (r *Registry[T]) Version(name string) string {
+	if p, ok := r.Lookup(name); ok {
+		if v, ok := any(p).(Versioned); ok {
+			return v.Version()
+		}
+	}
+	return "1"
+}
+
 // Names returns the registered names, sorted.
 func (r *Registry[T]) Names() []string {
 	r.mu.RLock()

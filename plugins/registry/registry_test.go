@@ -37,3 +37,20 @@ func TestRegisterPanicsOnProgrammingErrors(t *testing.T) {
 		}()
 	}
 }
+
+type versionedPlugin struct{ v string }
+
+func (p versionedPlugin) Version() string { return p.v }
+
+type plainPlugin struct{}
+
+func TestVersion(t *testing.T) {
+	r := New[any]("test plugin")
+	r.Register("v3", versionedPlugin{"3"})
+	r.Register("plain", plainPlugin{})
+	for name, want := range map[string]string{"v3": "3", "plain": "1", "missing": "1"} {
+		if got := r.Version(name); got != want {
+			t.Errorf("Version(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

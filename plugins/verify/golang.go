@@ -69,6 +69,10 @@ var goPlatformTests = map[string]bool{
 	"os.PathSeparator": true, "os.PathListSeparator": true,
 }
 
+// goPortableSyscall matches the syscall names every GOOS defines: the
+// errno constants (Windows has invented values for them) and the signals.
+var goPortableSyscall = regexp.MustCompile(`^(E[A-Z0-9]+|SIG[A-Z0-9]+|Errno|Signal)$`)
+
 var goSuffix = regexp.MustCompile(`_([a-z0-9]+)(?:_([a-z0-9]+))?(?:_test)?\.go$`)
 
 // readGo reads a Go file with go/parser: build constraints and file-name
@@ -113,6 +117,8 @@ func readGo(file string, src []byte) (*fileModel, error) {
 						guard: guard{line: line(n.Cond.Pos()), text: "else of " + cond, cond: key, strength: 0.8}})
 				}
 			}
+		case *ast.BlockStmt:
+			goEarlyReturnGuards(m, n, src, fset, resolve)
 		case *ast.SwitchStmt:
 			goSwitchGuards(m, n, src, fset, resolve)
 		case *ast.SelectorExpr:
@@ -201,6 +207,53 @@ func goFileGuards(file string, f *ast.File, line func(token.Pos) int) []guard {
 		}
 	}
 	return gs
+}
+
+// goEarlyReturnGuards: `if runtime.GOOS == "windows" { …; return }` with
+// no else guards the rest of its block as much as an else would, since
+// that code runs only when the condition is false. Real libraries write
+// platform code this way as often as with else.
+func goEarlyReturnGuards(m *fileModel, b *ast.BlockStmt, src []byte, fset *token.FileSet, resolve func(ast.Expr) string) {
+	line := func(p token.Pos) int { return fset.Position(p).Line }
+	for i, st := range b.List {
+		n, ok := st.(*ast.IfStmt)
+		if !ok || n.Else != nil || i+1 == len(b.List) || !goTerminates(n.Body) {
+			continue
+		}
+		if !goIsPlatformTest(n.Cond, resolve) {
+			continue
+		}
+		cond := goText(src, fset, n.Cond)
+		m.spans = append(m.spans, guardSpan{from: line(b.List[i+1].Pos()), to: line(b.Rbrace),
+			guard: guard{line: line(n.Cond.Pos()), text: "after " + cond + " returned early", cond: fmt.Sprintf("if:%d", line(n.Pos())), strength: 0.8}})
+		return // a later guard of the same block is inside this span already
+	}
+}
+
+// goTerminates reports whether a block always leaves its function or loop
+// iteration: it ends in return, panic, a branch statement or os.Exit.
+func goTerminates(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := last.X.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		switch f := call.Fun.(type) {
+		case *ast.Ident:
+			return f.Name == "panic"
+		case *ast.SelectorExpr:
+			if x, ok := f.X.(*ast.Ident); ok {
+				return x.Name == "os" && f.Sel.Name == "Exit" || x.Name == "log" && strings.HasPrefix(f.Sel.Name, "Fatal")
+			}
+		}
+	}
+	return false
 }
 
 func goSwitchGuards(m *fileModel, n *ast.SwitchStmt, src []byte, fset *token.FileSet, resolve func(ast.Expr) string) {
@@ -309,6 +362,7 @@ func lookupSelector(key string) (evidence, bool) {
 	}
 	pkg := key[:strings.LastIndex(key, ".")]
 	if e, ok := goSelectors[pkg+".*"]; ok {
+		e.portable = pkg == "syscall" && goPortableSyscall.MatchString(key[len(pkg)+1:])
 		return e, true
 	}
 	for p := pkg; strings.Contains(p, "/"); {

@@ -13,6 +13,11 @@ type evidence struct {
 	group  string  // the feature group it suggests, snake_case
 	what   string  // the text found, quoted in explanations
 	weight float64 // how strongly it points at label, 0..1
+	// portable evidence names something every OS has (syscall.EPERM,
+	// syscall.SIGTERM: Go defines them on Windows too). It refines a
+	// guarded region but proves nothing on its own: a shared function
+	// returning syscall.EPERM is not platform code.
+	portable bool
 }
 
 // guard is a platform condition under which some lines run: a build tag, a

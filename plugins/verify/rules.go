@@ -100,6 +100,9 @@ func judge(in Input, m *fileModel, r schemas.Region) schemas.Verdict {
 			guarded = true
 		}
 	}
+	if !guarded {
+		found = withoutPortable(found)
+	}
 	if guarded {
 		names := []string{fn.name}
 		for _, g := range guards {
@@ -149,6 +152,17 @@ func judge(in Input, m *fileModel, r schemas.Region) schemas.Verdict {
 	}
 	v.Explanation = explain(in, r, v.Label, fn, hasFn, guards, found)
 	return v
+}
+
+// withoutPortable drops evidence that every OS has (evidence.portable).
+func withoutPortable(found []evidence) []evidence {
+	kept := found[:0:0]
+	for _, e := range found {
+		if !e.portable {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // regionLines lists the differential lines of r, or all of [Start, End]

@@ -21,6 +21,11 @@ var snippetCases = []struct {
 	{"go goos encoding", "a.go", "package a\n\nimport \"runtime\"\n\nfunc eol() string {\n\tswitch runtime.GOOS {\n\tcase \"windows\":\n\t\treturn \"\\r\\n\" // R\n\t}\n\treturn \"\\n\"\n}\n", true, schemas.LabelEncoding},
 	{"go fallback", "a.go", "package a\n\nimport \"errors\"\n\nfunc f(err error) bool {\n\tif errors.Is(err, errors.ErrUnsupported) {\n\t\treturn true // R\n\t}\n\treturn false\n}\n", true, schemas.LabelOtherFeature},
 	{"go false positive", "a.go", "package a\n\n// Text in a comment: runtime.GOOS, \"\\r\\n\", APPDATA.\nfunc f(x int) int {\n\tif x > 3 {\n\t\treturn x * 2 // R\n\t}\n\treturn x\n}\n", true, schemas.LabelFalsePositive},
+	{"go early return guard", "a.go", "package a\n\nimport \"runtime\"\n\nfunc root(p string) string {\n\tif runtime.GOOS != \"windows\" {\n\t\treturn \"/\"\n\t}\n\tn := len(p)\n\treturn p[:n-1] // R\n}\n", true, schemas.LabelConditional},
+	{"go early return is not an else without return", "a.go", "package a\n\nimport \"runtime\"\n\nfunc root(p string) string {\n\tif runtime.GOOS != \"windows\" {\n\t\tp = \"/\"\n\t}\n\tn := len(p)\n\treturn p[:n-1] // R\n}\n", true, schemas.LabelFalsePositive},
+	{"go errno every OS has", "a.go", "package a\n\nimport \"syscall\"\n\ntype ro struct{}\n\nfunc (ro) Remove(name string) error {\n\treturn syscall.EPERM // R\n}\n", true, schemas.LabelFalsePositive},
+	{"go errno under a guard", "a_windows.go", "package a\n\nimport \"syscall\"\n\nfunc f() error {\n\treturn syscall.EPERM // R\n}\n", false, schemas.LabelAPI},
+	{"go windows-only syscall in shared code", "a.go", "package a\n\nimport \"syscall\"\n\nfunc f(p *uint16) error {\n\t_, err := syscall.GetFileAttributes(p) // R\n\treturn err\n}\n", true, schemas.LabelAPI},
 	{"c ifdef conditional", "a.c", "int f(void)\n{\n#ifdef __linux__\n    return 1; /* R */\n#endif\n    return 0;\n}\n", true, schemas.LabelConditional},
 	{"c win32 api", "a.c", "#include <windows.h>\nint f(const char *p)\n{\n#if defined(_WIN32) && !defined(__CYGWIN__)\n    return CreateFileA(p, 0, 0, 0, 0, 0, 0) != 0; /* R */\n#endif\n}\n", true, schemas.LabelAPI},
 	{"c posix fork", "a.c", "int f(void)\n{\n#ifndef _WIN32\n    return fork(); /* R */\n#else\n    return -1;\n#endif\n}\n", true, schemas.LabelAPI},
@@ -146,8 +151,9 @@ func TestSnakeCase(t *testing.T) {
 }
 
 func TestVerdictPerRegionInOrder(t *testing.T) {
-	src := []byte("package a\n\nimport \"runtime\"\n\nfunc f() int {\n\tif runtime.GOOS == \"windows\" {\n\t\treturn 1\n\t}\n\treturn 2\n}\n")
-	regions := []schemas.Region{{Start: 9, End: 9, SourceCompiled: true}, {Start: 7, End: 7, SourceCompiled: true}}
+	// No early return: the code after the if runs on every platform.
+	src := []byte("package a\n\nimport \"runtime\"\n\nfunc f() int {\n\tn := 2\n\tif runtime.GOOS == \"windows\" {\n\t\tn = 1\n\t}\n\treturn n\n}\n")
+	regions := []schemas.Region{{Start: 10, End: 10, SourceCompiled: true}, {Start: 8, End: 8, SourceCompiled: true}}
 	vs, err := Rules{}.Verify(context.Background(), Input{Path: "a.go", Source: src, Regions: regions})
 	if err != nil {
 		t.Fatal(err)

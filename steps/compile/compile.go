@@ -13,9 +13,11 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/taskbuild"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
 )
@@ -62,7 +64,7 @@ type compiler struct {
 	executors    map[string]executors.Executor
 	probers      map[string]*toolchain.Prober // by user
 	sources      map[string][]byte            // manifest file → bytes, for manifest digests
-	tasks        []string                     // task step IDs, gathered by the tasks step
+	tasks        []taskbuild.Instance         // the task steps, gathered by the tasks step
 }
 
 func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {
@@ -152,7 +154,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	test := &engine.Step{
 		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name), Result: "source"}, {Name: "toolchain", Step: tc.ID}},
-		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}},
+		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}, runLogExport(out, 1)},
 		Config: testFields(r.Name, p.Name, r.Language, environment(p), func(field string) string {
 			switch field {
 			case "repository":
@@ -165,7 +167,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 				return at("build.command")
 			case "coverage_file":
 				return at("coverage.path")
-			case "timeout", "parser", "skip", "regex":
+			case "timeout", "parser", "skip", "regex", "report":
 				return at("test." + field)
 			}
 			return at(field)
@@ -173,16 +175,21 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	}
 	steps := []*engine.Step{tc, test}
 	if p.Coverage != nil {
+		config := []engine.Field{
+			{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
+			{Name: "platform", Value: p.Name},
+			{Name: "format", Value: p.Coverage.Format, Source: at("coverage.format")},
+		}
+		// Version 1 is the absence of the field (as for parsers).
+		if v := coverage.VersionOf(p.Coverage.Format); v != "1" {
+			config = append(config, engine.Field{Name: "importer_version", Value: v})
+		}
 		steps = append(steps, &engine.Step{
 			ID: platformID(r.Name, p.Name, covimport.Kind), Kind: covimport.Kind, Group: r.Name,
 			Env:     map[string]string{"platform": p.Name},
 			Inputs:  []engine.Input{{Name: "test", Step: test.ID}, {Name: "source", Step: checkoutID(r.Name)}},
 			Exports: []engine.Export{{Output: "coverage.json", Path: out + "coverage.json"}},
-			Config: []engine.Field{
-				{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
-				{Name: "platform", Value: p.Name},
-				{Name: "format", Value: p.Coverage.Format, Source: at("coverage.format")},
-			},
+			Config:  config,
 		})
 	}
 	// Repeated runs of the complete repository's suite, for flake
@@ -190,11 +197,28 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	for n := 2; n <= r.FlakyRuns; n++ {
 		again := *test
 		again.ID = repeatedRunID(test.ID, n)
-		again.Exports = nil
+		again.Exports = []engine.Export{runLogExport(out, n)}
 		again.Config = append(append([]engine.Field(nil), test.Config...), engine.Field{Name: "run", Value: n, Source: rangeString(r.Ranges, "flaky_runs")})
 		steps = append(steps, &again)
 	}
 	return steps, nil
+}
+
+// RunLogName is the file name under runs/<repository>/<platform>/ of the
+// raw log of the n-th run of a platform's suite: test.log for the run
+// whose results are tests.json, test-run2.log, test-run3.log ... for the
+// repeated runs of flake quarantine (steps <id>#2, <id>#3 ...).
+func RunLogName(n int) string {
+	if n <= 1 {
+		return "test.log"
+	}
+	return fmt.Sprintf("test-run%d.log", n)
+}
+
+// runLogExport exports the test step's log (side artifact test.log), for
+// failed runs too; a run that failed before it kept one exports nothing.
+func runLogExport(dir string, n int) engine.Export {
+	return engine.Export{Output: "test.log", Path: dir + RunLogName(n), Side: true, Optional: true}
 }
 
 // repeatedRunID names the n-th run (n ≥ 2) of a test step; run 1 is the

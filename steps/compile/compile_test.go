@@ -12,7 +12,9 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/coverage"
 	_ "github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/parsers"
 )
 
 func examples(t *testing.T) *manifests.Set {
@@ -175,5 +177,94 @@ func TestRepeatedRunsFeedTheTaskStep(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("missing inputs: %v", want)
+	}
+}
+
+// TestRunLogExports: every run of a platform's suite exports its raw log
+// beside tests.json under a name that says which run it is, and no two
+// runs share a file.
+func TestRunLogExports(t *testing.T) {
+	for _, tt := range []struct {
+		run  int
+		want string
+	}{{1, "test.log"}, {2, "test-run2.log"}, {3, "test-run3.log"}, {10, "test-run10.log"}} {
+		if got := RunLogName(tt.run); got != tt.want {
+			t.Errorf("RunLogName(%d) = %q, want %q", tt.run, got, tt.want)
+		}
+	}
+
+	set := examples(t)
+	for _, r := range set.Repositories {
+		r.FlakyRuns = 3
+	}
+	steps, err := Compile(context.Background(), set, Options{Platforms: []string{"linux"}, ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"pathsep/linux/test":   "runs/pathsep/linux/test.log",
+		"pathsep/linux/test#2": "runs/pathsep/linux/test-run2.log",
+		"pathsep/linux/test#3": "runs/pathsep/linux/test-run3.log",
+	}
+	paths := map[string]string{} // export path → step
+	for _, s := range steps {
+		for _, x := range s.Exports {
+			if other, dup := paths[x.Path]; dup {
+				t.Errorf("%s and %s both export %s", other, s.ID, x.Path)
+			}
+			paths[x.Path] = s.ID
+			if x.Side && x.Output != "test.log" {
+				t.Errorf("%s exports side artifact %q; the test step keeps test.log", s.ID, x.Output)
+			}
+		}
+		if w, ok := want[s.ID]; ok {
+			found := false
+			for _, x := range s.Exports {
+				found = found || x.Side && x.Path == w
+			}
+			if !found {
+				t.Errorf("%s exports %+v, want its log at %s", s.ID, s.Exports, w)
+			}
+			delete(want, s.ID)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("no steps %v", want)
+	}
+}
+
+// A parser's or importer's version is in the key of the steps that use it,
+// and only of those: version 1 adds no field, so the runs of parsers that
+// never changed keep their keys.
+func TestPluginVersionsReachTheKey(t *testing.T) {
+	steps, err := Compile(context.Background(), examples(t), Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	field := func(id, name string) any {
+		for _, s := range steps {
+			if s.ID == id {
+				for _, f := range s.Config {
+					if f.Name == name {
+						return f.Value
+					}
+				}
+				return nil
+			}
+		}
+		t.Fatalf("no step %s", id)
+		return nil
+	}
+	if v := field("pathsep/linux/test", "parser_version"); v != nil {
+		t.Errorf("go-test-json is at version 1, yet its runs carry parser_version %v", v)
+	}
+	if v := field("cpath/linux/coverage", "importer_version"); v != coverage.VersionOf("gcov") || v == "1" {
+		t.Errorf("gcov coverage: importer_version %v, want %s", v, coverage.VersionOf("gcov"))
+	}
+	if v := field("pathsep/linux/coverage", "importer_version"); v != coverage.VersionOf("go-coverprofile") {
+		t.Errorf("go coverage: importer_version %v, want %s", v, coverage.VersionOf("go-coverprofile"))
+	}
+	if parsers.VersionOf("junit") == "1" || parsers.VersionOf("go-test-json") != "1" || parsers.VersionOf("no-such-parser") != "1" {
+		t.Errorf("parser versions: junit %s, go-test-json %s", parsers.VersionOf("junit"), parsers.VersionOf("go-test-json"))
 	}
 }

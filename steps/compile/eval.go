@@ -12,6 +12,7 @@ import (
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/patchapply"
 	"github.com/osbench/osbench/steps/predictions"
+	"github.com/osbench/osbench/steps/tamperscan"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
 	"github.com/osbench/osbench/steps/verdict"
@@ -29,8 +30,9 @@ type EvalPrediction struct {
 // Prefix is the step ID prefix of the prediction's steps.
 func (p EvalPrediction) Prefix() string { return "eval/" + p.ModelDir + "/" + p.InstanceID }
 
-// ApplyID, TestID and VerdictID name a prediction's steps.
+// ApplyID, ScanID, TestID and VerdictID name a prediction's steps.
 func (p EvalPrediction) ApplyID() string   { return p.Prefix() + "/" + patchapply.Kind }
+func (p EvalPrediction) ScanID() string    { return p.Prefix() + "/" + tamperscan.Kind }
 func (p EvalPrediction) VerdictID() string { return p.Prefix() + "/" + verdict.Kind }
 func (p EvalPrediction) TestID(platform string) string {
 	return p.Prefix() + "/" + platform + "/" + testrun.Kind
@@ -61,8 +63,8 @@ func taskToolchainID(instance, platform string) string {
 	return "task/" + instance + "/" + platform + "/" + toolchain.Kind
 }
 
-// ApplySteps are the task repositories' checkouts and one apply step per
-// prediction.
+// ApplySteps are the task repositories' checkouts and, per prediction, an
+// apply step and the scan of its patch.
 func (ev *Evaluation) ApplySteps(preds []EvalPrediction) ([]*engine.Step, error) {
 	var steps []*engine.Step
 	seen := map[string]bool{}
@@ -90,6 +92,9 @@ func (ev *Evaluation) ApplySteps(preds []EvalPrediction) ([]*engine.Step, error)
 				{Name: "patch", Value: string(p.PatchDigest), Source: p.Where},
 			},
 			Inputs: []engine.Input{{Name: patchapply.InputSource, Step: taskCheckoutID(t.InstanceID)}},
+		}, &engine.Step{
+			ID: p.ScanID(), Kind: tamperscan.Kind, Group: p.InstanceID,
+			Config: tamperscan.Fields(string(p.PatchDigest), p.Where),
 		})
 	}
 	return steps, nil

@@ -4,6 +4,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/maskrepo"
@@ -74,11 +75,15 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	}
 	verifyConfig := with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")})
 	if r.Verifier == verifyregions.LMVerifier {
-		verifyConfig = append(verifyConfig, engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")})
+		// The model's settings and the prompt's version change answers, so
+		// both are in the key (the API key, an env var's value, never is).
+		verifyConfig = append(verifyConfig,
+			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
+			engine.Field{Name: "lm_prompt", Value: lm.PromptVersion})
 	}
 	vr := &engine.Step{
 		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
-		Config:  with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")}),
+		Config:  verifyConfig,
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "diffcov", Step: dc.ID}},
 		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
 	}
@@ -99,10 +104,13 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: "source", Step: checkoutID(r.Name)},
 			{Name: "verify", Step: vr.ID},
 			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
+			{Name: maskrepo.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
 	}
 	if r.Masker == maskrepo.LMMasker {
-		mk.Config = append(mk.Config, engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")})
+		mk.Config = append(mk.Config,
+			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
+			engine.Field{Name: "lm_prompt", Value: lm.MaskPromptVersion})
 	}
 	steps := []*engine.Step{dc, vr, mk}
 	masked := map[string]string{}
@@ -144,14 +152,16 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			engine.Input{Name: taskbuild.TargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)},
 			engine.Input{Name: taskbuild.SourceRun(n), Step: repeatedRunID(tests[d.Source].ID, n)})
 	}
-	c.tasks = append(c.tasks, task.ID)
+	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target})
 	return append(steps, task)
 }
 
 // Version is the osbench version recorded in every task's created_by.
 const Version = "0.1.0"
 
-// tasksStep gathers every task into tasks.jsonl and the build report.
+// tasksStep gathers every task into tasks.jsonl and the build report. Its
+// inputs are optional: a direction whose steps failed is listed in the
+// report with the failure, and every other task is still exported.
 func (c *compiler) tasksStep() *engine.Step {
 	if len(c.tasks) == 0 {
 		return nil
@@ -161,8 +171,9 @@ func (c *compiler) tasksStep() *engine.Step {
 		{Output: "build-report.json", Path: "build-report.json"},
 		{Output: "build-report.md", Path: "build-report.md"},
 	}}
-	for n, id := range c.tasks {
-		s.Inputs = append(s.Inputs, engine.Input{Name: taskbuild.TaskInput(n), Step: id})
+	s.Config = []engine.Field{{Name: "instances", Value: c.tasks}}
+	for n, t := range c.tasks {
+		s.Inputs = append(s.Inputs, engine.Input{Name: taskbuild.TaskInput(n), Step: t.Step, Optional: true})
 	}
 	return s
 }
@@ -191,6 +202,7 @@ func environment(p *manifests.Platform) taskpkg.Environment {
 		TestCommand: nonNilList(p.Test.Command.Argv), Shell: p.Test.Command.Shell, Dir: p.Test.Command.Dir,
 		Parser: p.Test.Parser, Toolchain: p.Toolchain, Executor: p.Executor, User: p.User,
 		Env: nonNil(p.Env), Timeout: p.Test.Timeout.String(), Skip: nonNilList(p.Test.Skip),
+		Report: p.Test.Report,
 	}
 	if p.Build != nil {
 		e.Build = &taskpkg.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}

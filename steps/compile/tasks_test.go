@@ -2,12 +2,21 @@ package compile
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/steps/testrun"
 )
+
+func fixtureRepo(name string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "repos", name)
+}
 
 // TestMaskBuildCheck checks where each mask step's build check comes from:
 // the target platform's build command when it has one (the c-cmake
@@ -80,5 +89,52 @@ func TestMaskBuildCheck(t *testing.T) {
 	script := &manifests.Platform{Name: "windows", Build: &manifests.Command{Shell: "bash", Argv: []string{"make"}}}
 	if got := buildCheck("go", script); got == nil || !reflect.DeepEqual(got.Argv, buildChecks["go"]) {
 		t.Errorf("go with a bash build: check = %+v", got)
+	}
+}
+
+// A language-model verifier or masker gets its settings and its prompt's
+// version in its configuration (so in its key); the rules get neither.
+func TestLMSettingsReachTheKey(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "lm.hcl")
+	src := `repository "lmrepo" {
+  preset = "go"
+  source { path = "` + filepath.ToSlash(fixtureRepo("pathsep")) + `" }
+  migrate  = ["linux->windows"]
+  verifier = "lm"
+  masker   = "lm"
+  lm = { provider = "openai", model = "model-a", api_key_env = "OSBENCH_TEST_KEY" }
+}
+`
+	if err := os.WriteFile(manifest, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, diags := manifests.Load([]string{manifest}, manifests.LoadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	steps, err := Compile(context.Background(), set, Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := func(id string) map[string]any {
+		for _, s := range steps {
+			if s.ID == id {
+				m := map[string]any{}
+				for _, f := range s.Config {
+					m[f.Name] = f.Value
+				}
+				return m
+			}
+		}
+		t.Fatalf("no step %s", id)
+		return nil
+	}
+	for id, prompt := range map[string]string{"lmrepo/linux-to-windows/verify": lm.PromptVersion, "lmrepo/linux-to-windows/mask": lm.MaskPromptVersion} {
+		c := config(id)
+		settings, _ := c["lm"].(map[string]string)
+		if settings["model"] != "model-a" || c["lm_prompt"] != prompt {
+			t.Errorf("%s: lm = %v, lm_prompt = %v; want the model and %s", id, c["lm"], c["lm_prompt"], prompt)
+		}
 	}
 }

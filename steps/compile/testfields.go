@@ -2,6 +2,7 @@ package compile
 
 import (
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/steps/taskpkg"
 	"github.com/osbench/osbench/steps/testrun"
 )
@@ -26,11 +27,19 @@ func testFields(repository, platform, language string, e taskpkg.Environment, so
 		{Name: "parser", Value: e.Parser, Source: source("parser")},
 		{Name: "skip", Value: nonNilList(e.Skip), Source: source("skip")},
 	}
+	// Version 1 is the absence of the field: runs of parsers that never
+	// changed keep the keys (and cached results) they always had.
+	if v := parsers.VersionOf(e.Parser); v != "1" {
+		fields = append(fields, engine.Field{Name: "parser_version", Value: v})
+	}
 	if re := e.Regex; re != nil {
 		fields = append(fields, engine.Field{Name: "regex", Value: &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}, Source: source("regex")})
 	}
 	if b := e.Build; b != nil {
 		fields = append(fields, engine.Field{Name: "build", Value: &testrun.Command{Argv: nonNilList(b.Argv), Shell: b.Shell, Dir: b.Dir}, Source: source("build")})
+	}
+	if e.Report != "" {
+		fields = append(fields, engine.Field{Name: "report", Value: e.Report, Source: source("report")})
 	}
 	if e.CoverageFile != "" {
 		fields = append(fields, engine.Field{Name: "coverage_file", Value: e.CoverageFile, Source: source("coverage_file")})

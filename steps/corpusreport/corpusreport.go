@@ -88,6 +88,12 @@ type Table struct {
 	StepsTotal    int
 	WallTime      time.Duration
 	Note          string
+	// Masks counts the tasks by how their masked target run failed (quiet,
+	// crash, hang); FailToPass and ByAssertion count their FAIL_TO_PASS
+	// tests and those that failed by their own assertions there.
+	Masks       map[string]int
+	FailToPass  int
+	ByAssertion int
 }
 
 // Make computes the table. Entries and eval reports of repositories or
@@ -122,6 +128,14 @@ func Make(in Inputs) Table {
 		entries[e.Repository] = append(entries[e.Repository], e)
 		if e.Accepted {
 			instanceRepo[e.InstanceID] = e.Repository
+			if e.MaskClass != "" {
+				if t.Masks == nil {
+					t.Masks = map[string]int{}
+				}
+				t.Masks[e.MaskClass]++
+				t.FailToPass += e.FailToPass
+				t.ByAssertion += e.FailToPassByAssertion
+			}
 		}
 	}
 	type verdicts struct{ gold, empty, evaluated int }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/osbench/osbench/steps/taskbuild"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the current output")
@@ -141,5 +143,23 @@ func TestPartialTasks(t *testing.T) {
 	}
 	if _, _, err := PartialTasks(t.TempDir()); err == nil || !strings.Contains(err.Error(), StepsFile) {
 		t.Fatalf("PartialTasks without a step report = %v; want an error naming %s", err, StepsFile)
+	}
+}
+
+// The table says how the tasks' masks failed, from the build report's
+// mask classes, and only for accepted tasks of named repositories.
+func TestMaskClasses(t *testing.T) {
+	in := Inputs{Repositories: fixtureRepos, Entries: []taskbuild.ReportEntry{
+		{InstanceID: "flock__linux-to-windows", Repository: "flock", Direction: "linux->windows", Accepted: true, MaskClass: "quiet", FailToPass: 3, FailToPassByAssertion: 3},
+		{InstanceID: "flock__windows-to-linux", Repository: "flock", Direction: "windows->linux", Accepted: true, MaskClass: "crash", FailToPass: 40, FailToPassByAssertion: 2},
+		{InstanceID: "dunce__linux-to-windows", Repository: "dunce", Direction: "linux->windows", Rejected: "no FAIL_TO_PASS", MaskClass: "hang"},
+		{InstanceID: "gone__linux-to-windows", Repository: "gone", Direction: "linux->windows", Accepted: true, MaskClass: "hang", FailToPass: 1},
+	}}
+	table := Make(in)
+	if table.Masks["quiet"] != 1 || table.Masks["crash"] != 1 || table.Masks["hang"] != 0 || table.FailToPass != 43 || table.ByAssertion != 5 {
+		t.Errorf("masks %v, FAIL_TO_PASS %d, by assertion %d", table.Masks, table.FailToPass, table.ByAssertion)
+	}
+	if md := table.Markdown(); !strings.Contains(md, "1 quiet, 1 crash, 0 hang; 5 of their 43 FAIL_TO_PASS tests failed by their own assertions") {
+		t.Errorf("markdown lacks the mask line:\n%s", md)
 	}
 }

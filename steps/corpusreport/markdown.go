@@ -42,6 +42,11 @@ func (t Table) Markdown() string {
 		totalRow(&b, "all "+d.Key, "", "", d)
 	}
 	totalRow(&b, "all", "", "", t.All)
+	if len(t.Masks) > 0 {
+		fmt.Fprintf(&b, "\nMasked target runs of the tasks (DESIGN §2.4: placeholders fail quietly): %d quiet, %d crash, %d hang; "+
+			"%d of their %d FAIL_TO_PASS tests failed by their own assertions (the rest errored, went missing with a crashed binary, or timed out).\n",
+			t.Masks["quiet"], t.Masks["crash"], t.Masks["hang"], t.ByAssertion, t.FailToPass)
+	}
 	return b.String()
 }
 

@@ -26,13 +26,19 @@ type Config struct {
 	Repository string `json:"repository"`
 	Platform   string `json:"platform"`
 	Format     string `json:"format"`
+	// ImporterVersion is the importer's version (coverage.VersionOf) when
+	// it is not "1".
+	ImporterVersion string `json:"importer_version,omitempty"`
 }
 
 type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
+func (kind) Name() string { return Kind }
+
+// Version: an importer's changes reach the key through
+// Config.ImporterVersion, so they rerun only that format's imports.
 func (kind) Version() string { return "1" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/osbench/osbench/schemas"
 )
@@ -34,6 +36,9 @@ type instanceRow struct {
 	Outcome, OutcomeClass      string
 	StageI, StageII            string
 	Apply, ApplyDetail         string
+	// Tamper is "clean", "suspected: <rules>" or "not scanned";
+	// TamperDetail lists the findings (file, patch line, reason).
+	Tamper, TamperDetail string
 }
 
 // HTML writes report.html: one self-contained page (inline CSS, inline SVG,
@@ -74,7 +79,27 @@ func newInstanceRow(r *schemas.EvalReport) instanceRow {
 	if n := len(r.Apply.RestoredTestFiles); n > 0 {
 		row.Apply += " (" + strconv.Itoa(n) + " test files restored)"
 	}
+	row.Tamper, row.TamperDetail = tamperText(r)
 	return row
+}
+
+// tamperText is the instance table's scan cell: which rules fired, and in
+// its title where.
+func tamperText(r *schemas.EvalReport) (text, detail string) {
+	switch {
+	case r.TamperRules == "" && !r.TamperSuspected:
+		return "not scanned", ""
+	case !r.TamperSuspected:
+		return "clean", ""
+	}
+	var rules, where []string
+	for _, f := range r.TamperFindings {
+		if !slices.Contains(rules, f.Rule) {
+			rules = append(rules, f.Rule)
+		}
+		where = append(where, fmt.Sprintf("%s (patch line %d): %s", f.File, f.PatchLine, f.Reason))
+	}
+	return "suspected: " + strings.Join(rules, ", "), strings.Join(where, "\n")
 }
 
 // outcomeClass maps an outcome to a CSS class from a fixed set, so that a

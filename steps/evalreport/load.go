@@ -85,9 +85,9 @@ func readReport(path string) (schemas.EvalReport, error) {
 }
 
 // check rejects reports whose facts the summary could not count
-// consistently: no model or instance, an unknown outcome, or a resolved
-// flag that disagrees with the outcome or with Stage I (which would make the
-// gap negative).
+// consistently: no model or instance, an unknown outcome, a resolved flag
+// that disagrees with the outcome or with Stage I (which would make the gap
+// negative), or a tamper flag that disagrees with the findings.
 func check(r *schemas.EvalReport) error {
 	if r.Model == "" {
 		return errors.New("no model_name_or_path")
@@ -106,6 +106,9 @@ func check(r *schemas.EvalReport) error {
 	}
 	if r.Resolved && !(r.StageI.Passed && r.StageII.Passed) {
 		return errors.New("resolved but a stage did not pass")
+	}
+	if r.TamperSuspected != (len(r.TamperFindings) > 0) {
+		return fmt.Errorf("tamper_suspected is %t with %d findings", r.TamperSuspected, len(r.TamperFindings))
 	}
 	return nil
 }

@@ -103,6 +103,18 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 			doc["model_name_or_path"] = ""
 			return encode(t, doc)
 		}, "no model_name_or_path"},
+		{"tamper suspected without findings", func(t *testing.T) string {
+			doc := validReportJSON(t)
+			doc["tamper_suspected"] = true
+			doc["tamper_findings"] = []any{}
+			return encode(t, doc)
+		}, "tamper_suspected is true with 0 findings"},
+		{"findings without tamper suspected", func(t *testing.T) string {
+			doc := validReportJSON(t)
+			doc["tamper_suspected"] = false
+			doc["tamper_findings"] = []any{map[string]any{"file": "x.go", "patch_line": 4, "rule": "init-exit", "reason": "r"}}
+			return encode(t, doc)
+		}, "tamper_suspected is false with 1 findings"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()

@@ -16,19 +16,20 @@ func Markdown(w io.Writer, s schemas.EvalSummary) error {
 	fmt.Fprint(bw, "# osbench evaluation summary\n\n")
 	fmt.Fprint(bw, "Resolved: Stage I (target tests) and Stage II (source tests) both pass. "+
 		"Target-only: Stage I passes, whatever Stage II gives. "+
-		"Gap: target-only minus resolved, the patches a target-only benchmark would count as solved though they break the source platform.\n\n")
+		"Gap: target-only minus resolved, the patches a target-only benchmark would count as solved though they break the source platform. "+
+		"Tamper suspected: patches whose static scan found forgery patterns (see each report's tamper_findings); evidence to check by hand, not part of the outcome.\n\n")
 	if len(s.Models) == 0 {
 		fmt.Fprint(bw, "No reports.\n")
 		return flush(bw)
 	}
 
-	fmt.Fprint(bw, "| model | total | resolved | target-only | gap | resolved % | target-only % | gap % | applied | rejected | patch failed | infra failures |\n")
-	fmt.Fprint(bw, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprint(bw, "| model | total | resolved | target-only | gap | resolved % | target-only % | gap % | applied | rejected | patch failed | infra failures | tamper suspected |\n")
+	fmt.Fprint(bw, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, m := range s.Models {
-		fmt.Fprintf(bw, "| %s | %d | %d | %d | %d | %s | %s | %s | %d | %d | %d | %d |\n",
+		fmt.Fprintf(bw, "| %s | %d | %d | %d | %d | %s | %s | %s | %d | %d | %d | %d | %d |\n",
 			mdText(m.Model), m.Total, m.Resolved, m.TargetOnly, m.Gap,
 			pct(m.ResolvedRate), pct(m.TargetOnlyRate), pct(m.GapRate),
-			m.Applied, m.PatchRejected, m.PatchFailed, m.InfraFailures)
+			m.Applied, m.PatchRejected, m.PatchFailed, m.InfraFailures, m.TamperSuspected)
 	}
 
 	for _, b := range breakdowns {

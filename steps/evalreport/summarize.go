@@ -47,6 +47,9 @@ func Summarize(reports []schemas.EvalReport) schemas.EvalSummary {
 		if r.Outcome == schemas.OutcomeInfraFailure {
 			m.InfraFailures++
 		}
+		if r.TamperSuspected {
+			m.TamperSuspected++
+		}
 		addTo(m.ByDirection, r.Direction(), r)
 		addTo(m.ByLanguage, r.Language, r)
 		addTo(m.ByDifficulty, r.Difficulty, r)

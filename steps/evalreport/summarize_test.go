@@ -10,6 +10,12 @@ import (
 
 // verdict builds a report with the given model and outcome kind on a
 // linux-to-windows Go task; edits adjust the task facts.
+// suspect marks a report's patch as flagged by the tamper scan.
+func suspect(r *schemas.EvalReport) {
+	r.TamperSuspected, r.TamperRules = true, "1"
+	r.TamperFindings = []schemas.TamperFinding{{File: "x.go", PatchLine: 9, Rule: "init-exit", Reason: "init-time code ends the process"}}
+}
+
 func verdict(model, kind string, edits ...func(*schemas.EvalReport)) schemas.EvalReport {
 	r := schemas.EvalReport{
 		InstanceID: "t", Model: model, SourceOS: "linux", TargetOS: "windows",
@@ -105,6 +111,22 @@ func TestSummarize(t *testing.T) {
 					t.Errorf("applied, rejected, failed, infra = %v, want %v", got, want)
 				}
 				if want := counts(5, 1, 1, 20, 20, 0); m.EvalCounts != want {
+					t.Errorf("overall = %+v, want %+v", m.EvalCounts, want)
+				}
+			},
+		},
+		{
+			name: "tamper-suspected reports are counted whatever their outcome, and change no other count",
+			reports: []schemas.EvalReport{
+				verdict("m", "resolved", suspect), verdict("m", "unresolved", suspect), verdict("m", "resolved"),
+				verdict("m", "unresolved"),
+			},
+			check: func(t *testing.T, s schemas.EvalSummary) {
+				m := s.Models[0]
+				if m.TamperSuspected != 2 {
+					t.Errorf("tamper suspected = %d, want 2", m.TamperSuspected)
+				}
+				if want := counts(4, 2, 2, 50, 50, 0); m.EvalCounts != want {
 					t.Errorf("overall = %+v, want %+v", m.EvalCounts, want)
 				}
 			},

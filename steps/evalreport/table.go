@@ -15,11 +15,11 @@ import (
 // table, the one `osbench eval` and `make demo` print last.
 func Table(w io.Writer, s schemas.EvalSummary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODEL\tTOTAL\tRESOLVED\tTARGET-ONLY\tGAP\tRESOLVED%\tTARGET-ONLY%\tREJECTED\tPATCH-FAILED\tINFRA")
+	fmt.Fprintln(tw, "MODEL\tTOTAL\tRESOLVED\tTARGET-ONLY\tGAP\tRESOLVED%\tTARGET-ONLY%\tREJECTED\tPATCH-FAILED\tINFRA\tTAMPER?")
 	for _, m := range s.Models {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%d\t%d\n",
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\n",
 			terminalText(m.Model), m.Total, m.Resolved, m.TargetOnly, m.Gap,
-			pct(m.ResolvedRate), pct(m.TargetOnlyRate), m.PatchRejected, m.PatchFailed, m.InfraFailures)
+			pct(m.ResolvedRate), pct(m.TargetOnlyRate), m.PatchRejected, m.PatchFailed, m.InfraFailures, m.TamperSuspected)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("evalreport: %w", err)

@@ -25,6 +25,7 @@ import (
 	"github.com/osbench/osbench/steps/evalreport"
 	"github.com/osbench/osbench/steps/patchapply"
 	"github.com/osbench/osbench/steps/predictions"
+	"github.com/osbench/osbench/steps/tamperscan"
 	"github.com/osbench/osbench/steps/verdict"
 )
 
@@ -141,7 +142,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Steps = countSteps(runRep, applyRep)
 
 	for _, p := range evalPreds {
-		res.Reports = append(res.Reports, report(opts, byID[p.InstanceID], p, runRep, infra[p.Prefix()]))
+		res.Reports = append(res.Reports, report(opts, byID[p.InstanceID], p, runRep, applyRep, infra[p.Prefix()]))
 	}
 	if err := writeReports(opts.Out, evalPreds, res.Reports, runRep, opts); err != nil {
 		return nil, err
@@ -271,14 +272,24 @@ func countSteps(run, apply stepIndex) engine.Summary {
 	return s
 }
 
-// report composes a prediction's report from its verdict, or, when the
-// evaluation could not be carried out, an infrastructure failure.
-func report(opts Options, t *predictions.Task, p compile.EvalPrediction, run stepIndex, infra string) schemas.EvalReport {
+// report composes a prediction's report from its verdict and the scan of
+// its patch, or, when the evaluation could not be carried out (the scan
+// included: no patch is judged unscanned), an infrastructure failure.
+func report(opts Options, t *predictions.Task, p compile.EvalPrediction, run, apply stepIndex, infra string) schemas.EvalReport {
 	rep := schemas.EvalReport{
 		InstanceID: t.InstanceID, Model: p.Model, Repo: t.Task.Repo,
 		SourceOS: t.SourceOS, TargetOS: t.TargetOS, Language: t.Language, Difficulty: t.Difficulty,
 		Categories: append([]string{}, t.Categories...),
 		TaskDigest: t.Digest, PatchDigest: "sha256:" + string(p.PatchDigest),
+		TamperFindings: []schemas.TamperFinding{},
+	}
+	if scan, err := readScan(opts, run, apply, p); err != nil {
+		if infra == "" {
+			infra = err.Error()
+		}
+	} else {
+		rep.TamperRules, rep.TamperFindings = scan.Rules, scan.Findings
+		rep.TamperSuspected = len(scan.Findings) > 0
 	}
 	cfg := verdict.Config{Source: t.SourceOS, Target: t.TargetOS, FailToPass: t.FailToPass, PassToPass: t.PassToPass, PassOnSource: t.PassOnSource}
 	var v verdict.Verdict
@@ -302,6 +313,28 @@ func report(opts Options, t *predictions.Task, p compile.EvalPrediction, run ste
 	}
 	rep.Outcome, rep.Resolved, rep.Apply, rep.StageI, rep.StageII = v.Outcome, v.Resolved, v.Apply, v.StageI, v.StageII
 	return rep
+}
+
+// readScan reads the scan of a prediction's patch: from the run phase,
+// or, for a prediction that phase left out (its apply step failed), from
+// the apply phase.
+func readScan(opts Options, run, apply stepIndex, p compile.EvalPrediction) (schemas.TamperScan, error) {
+	var scan schemas.TamperScan
+	r := run[p.ScanID()]
+	if r == nil {
+		r = apply[p.ScanID()]
+	}
+	a, err := artifacts(opts, r)
+	if err == nil {
+		err = a.DecodeJSON(tamperscan.Output, &scan)
+	}
+	if err != nil {
+		return scan, fmt.Errorf("tamper scan: %s", failure(r, err))
+	}
+	if scan.Findings == nil {
+		scan.Findings = []schemas.TamperFinding{}
+	}
+	return scan, nil
 }
 
 // whyNoVerdict names the step that kept a verdict from being made: a

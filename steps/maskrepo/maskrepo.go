@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,17 +40,34 @@ type Record struct {
 	Masker string `json:"masker"`
 	// Coarse is true when the fine-grained mask broke the target build and
 	// whole function bodies were masked instead.
-	Coarse bool   `json:"coarse"`
-	Builds *bool  `json:"builds,omitempty"` // nil: the step has no build check
-	Log    string `json:"build_log,omitempty"`
-	// FineLog is the end of the failed check of the fine-grained mask, when
-	// the coarse retry ran: why the retry was needed.
-	FineLog string        `json:"fine_build_log,omitempty"`
+	Coarse bool  `json:"coarse"`
+	Builds *bool `json:"builds,omitempty"` // nil: the step has no build check
+	// Log is the end of the build check's output, and FineLog that of the
+	// failed check of the fine-grained mask when the coarse retry ran (why
+	// the retry was needed). Both are side artifacts (SideBuildLog,
+	// SideFineBuildLog), never part of mask.json: a parallel build's lines
+	// come in a different order each time, and a result must not.
+	Log     string        `json:"-"`
+	FineLog string        `json:"-"`
 	Files   []string      `json:"files"`
 	Actions []mask.Action `json:"actions"`
 	// Regions are the verified regions that were masked.
 	Regions []schemas.VerifiedRegion `json:"regions"`
+	// Rejected are verified regions left unmasked because their
+	// placeholder would change a line the source platform executed, or
+	// would change nothing (preserve.go).
+	Rejected []Rejected `json:"rejected,omitempty"`
 }
+
+// The side artifacts of the mask step: the build checks' logs.
+const (
+	SideBuildLog     = "build.log"
+	SideFineBuildLog = "fine-build.log"
+)
+
+// InputSourceCoverage is the source platform's coverage (coverage.json of
+// the covimport step): the lines a mask must not touch.
+const InputSourceCoverage = "source_coverage"
 
 // Config is the mask step's configuration. The build check runs on the
 // target platform's toolchain and executor.
@@ -68,14 +86,21 @@ type Config struct {
 	Check *testrun.Command `json:"check,omitempty"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
+	// LMPrompt is the version of the prompt the model is asked with
+	// (lm.MaskPromptVersion); it is configuration so that a new prompt reruns the step.
+	LMPrompt string `json:"lm_prompt,omitempty"`
 }
 
 type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "2" }
+func (kind) Name() string { return Kind }
+
+// Version 3: source preservation from coverage, no-op masks rejected.
+// Version 4: a file the masker cannot handle costs its own regions; the
+// build checks' logs are side artifacts, not part of mask.json.
+func (kind) Version() string { return "4" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -98,15 +123,27 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	cov, err := rc.Input(InputSourceCoverage)
+	if err != nil {
+		return err
+	}
+	var sourceCoverage schemas.Coverage
+	if err := cov.DecodeJSON("coverage.json", &sourceCoverage); err != nil {
+		return err
+	}
+	ran := newExecutedLines(sourceCoverage)
 	kept := verified.Kept()
-	rec := Record{Masker: cfg.Masker, Regions: kept}
+	rec := Record{Masker: cfg.Masker}
+	// Masking each region alone is cheap for the rules; a language model
+	// is asked once per file, and alone only when the file breaks a rule.
+	soloPass := cfg.Masker == "" || cfg.Masker == "rules"
 	for _, coarse := range []bool{false, true} {
 		repo := filepath.Join(rc.WorkDir, fmt.Sprintf("repo-%v", coarse))
 		if err := src.Materialize("source", repo); err != nil {
 			return err
 		}
 		rec.Coarse = coarse
-		if rec.Files, rec.Actions, err = maskFiles(ctx, m, repo, kept, coarse); err != nil {
+		if rec.Files, rec.Actions, rec.Regions, rec.Rejected, err = maskFiles(ctx, m, soloPass, repo, kept, coarse, ran); err != nil {
 			return err
 		}
 		if cfg.Check == nil {
@@ -136,6 +173,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 
 func finish(rc *engine.RunContext, rec Record) error {
 	label := fmt.Sprintf("%d regions in %d files masked", len(rec.Regions), len(rec.Files))
+	if len(rec.Rejected) > 0 {
+		label += fmt.Sprintf(", %d rejected", len(rec.Rejected))
+	}
 	if rec.Coarse {
 		label += " (coarse)"
 	}
@@ -149,11 +189,29 @@ func finish(rc *engine.RunContext, rec Record) error {
 	if rec.Files == nil {
 		rec.Files = []string{}
 	}
+	if rec.Regions == nil {
+		rec.Regions = []schemas.VerifiedRegion{}
+	}
+	for name, log := range map[string]string{SideBuildLog: rec.Log, SideFineBuildLog: rec.FineLog} {
+		if log == "" {
+			continue
+		}
+		w, err := rc.SideWriter(name)
+		if err != nil {
+			return err
+		}
+		io.WriteString(w, log)
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
 	return rc.PutJSON("mask.json", rec)
 }
 
-// maskFiles rewrites, in repo, every file that has kept regions.
-func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schemas.VerifiedRegion, coarse bool) ([]string, []mask.Action, error) {
+// maskFiles rewrites, in repo, every file that has kept regions, keeping
+// every line the source platform executed (preserve.go). It returns the
+// files changed, the actions, the regions masked and those rejected.
+func maskFiles(ctx context.Context, m mask.Masker, soloPass bool, repo string, regions []schemas.VerifiedRegion, coarse bool, ran executedLines) ([]string, []mask.Action, []schemas.VerifiedRegion, []Rejected, error) {
 	byFile := map[string][]schemas.VerifiedRegion{}
 	for _, r := range regions {
 		byFile[r.File] = append(byFile[r.File], r)
@@ -163,28 +221,44 @@ func maskFiles(ctx context.Context, m mask.Masker, repo string, regions []schema
 		files = append(files, f)
 	}
 	sort.Strings(files)
-	var actions []mask.Action
+	var (
+		changed  []string
+		actions  []mask.Action
+		masked   []schemas.VerifiedRegion
+		rejected []Rejected
+	)
 	for _, f := range files {
 		p := filepath.Join(repo, filepath.FromSlash(f))
 		content, err := os.ReadFile(p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		out, err := m.Mask(ctx, mask.Input{Path: f, Source: content, Regions: byFile[f], Coarse: coarse})
+		out, acts, kept, rej, err := maskPreserving(ctx, m, f, content, byFile[f], coarse, soloPass, ran[f])
 		if err != nil {
-			// The rules masker's errors already name the file; others'
-			// may not.
-			if !strings.HasPrefix(err.Error(), "mask "+f+":") {
-				err = fmt.Errorf("mask %s: %w", f, err)
+			if ctx.Err() != nil {
+				return nil, nil, nil, nil, ctx.Err()
 			}
-			return nil, nil, err
+			// One file the masker cannot handle (edits that overlap, a
+			// parse it cannot make) costs that file's regions, never the
+			// direction: the other files are still masked.
+			why := strings.TrimPrefix(err.Error(), "mask "+f+": ")
+			for _, r := range byFile[f] {
+				rejected = append(rejected, Rejected{Region: r, Reason: "the masker could not mask this file: " + why})
+			}
+			continue
 		}
-		if err := os.WriteFile(p, out.Source, 0o644); err != nil {
-			return nil, nil, err
+		rejected = append(rejected, rej...)
+		if len(kept) == 0 {
+			continue
 		}
-		actions = append(actions, out.Actions...)
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			return nil, nil, nil, nil, err
+		}
+		changed = append(changed, f)
+		actions = append(actions, acts...)
+		masked = append(masked, kept...)
 	}
-	return files, actions, nil
+	return changed, actions, masked, rejected, nil
 }
 
 // buildCheck runs the check command for the target on a copy of repo: a

@@ -1,6 +1,7 @@
 package maskrepo
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -60,26 +61,38 @@ func (w windowsRegions) verified() *verifyregions.Verified {
 // and the directory the masked tree was exported to.
 func runMask(t *testing.T, dir string, regions windowsRegions) (Record, string) {
 	t.Helper()
+	return runMaskWith(t, dir, regions, schemas.Coverage{Repository: "r", Platform: "linux"}, "c", cmakeBuild(t, "windows"))
+}
+
+// runMaskWith runs the mask step with the source platform's coverage and a
+// language and check of the caller's (check nil: no build check).
+func runMaskWith(t *testing.T, dir string, regions windowsRegions, sourceCoverage schemas.Coverage, language string, check *testrun.Command) (Record, string) {
+	t.Helper()
+	fields := []engine.Field{
+		{Name: "repository", Value: "r"}, {Name: "source", Value: "linux"}, {Name: "target", Value: "windows"},
+		{Name: "masker", Value: "rules"}, {Name: "language", Value: language},
+		// The local executor: the check only compiles, and the
+		// cross compilers need no Wine for that. User root: the test
+		// directories are private to whoever runs the tests.
+		{Name: "executor", Value: "local"}, {Name: "user", Value: "root"}, {Name: "toolchain", Value: ""},
+		{Name: "env", Value: map[string]string{}},
+	}
+	if check != nil {
+		fields = append(fields, engine.Field{Name: "check", Value: check})
+	}
 	steps := []*engine.Step{
 		enginetest.Dir("r/checkout", "source", dir),
 		enginetest.JSON("r/verify", verifyregions.Output, regions.verified()),
+		enginetest.JSON("r/linux/coverage", "coverage.json", sourceCoverage),
 		{
 			ID: "r/linux-to-windows/mask", Kind: Kind, Group: "r",
-			Config: []engine.Field{
-				{Name: "repository", Value: "r"}, {Name: "source", Value: "linux"}, {Name: "target", Value: "windows"},
-				{Name: "masker", Value: "rules"}, {Name: "language", Value: "c"},
-				// The local executor: the check only compiles, and the
-				// cross compilers need no Wine for that. User root: the test
-				// directories are private to whoever runs the tests.
-				{Name: "executor", Value: "local"}, {Name: "user", Value: "root"}, {Name: "toolchain", Value: ""},
-				{Name: "env", Value: map[string]string{}},
-				{Name: "check", Value: cmakeBuild(t, "windows")},
-			},
-			Inputs:  []engine.Input{{Name: "source", Step: "r/checkout"}, {Name: "verify", Step: "r/verify"}},
+			Config: fields,
+			Inputs: []engine.Input{{Name: "source", Step: "r/checkout"}, {Name: "verify", Step: "r/verify"},
+				{Name: InputSourceCoverage, Step: "r/linux/coverage"}},
 			Exports: []engine.Export{{Output: "mask.json", Path: "mask.json"}, {Output: "source", Path: "masked"}},
 		},
 	}
-	_, _, out := enginetest.Build(t, steps...)
+	rep, e, out := enginetest.Build(t, steps...)
 	b, err := os.ReadFile(filepath.Join(out, "mask.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +100,19 @@ func runMask(t *testing.T, dir string, regions windowsRegions) (Record, string) 
 	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
 		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("build_log")) {
+		t.Errorf("mask.json holds a build log; logs are side artifacts")
+	}
+	a, err := e.Artifacts(rep.Step("r/linux-to-windows/mask"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := a.Side(SideBuildLog); err == nil {
+		rec.Log = string(log)
+	}
+	if log, err := a.Side(SideFineBuildLog); err == nil {
+		rec.FineLog = string(log)
 	}
 	return rec, filepath.Join(out, "masked")
 }
@@ -159,4 +185,88 @@ func TestFixtureMasksBuild(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSourcePreservation: a region whose placeholder would delete a line
+// the source platform executed (a false positive in a shared function, as
+// `return syscall.EPERM` once was) is rejected, a region whose placeholder
+// is the code itself is rejected as a no-op, and the real Windows branch is
+// still masked.
+func TestSourcePreservation(t *testing.T) {
+	ran := schemas.Coverage{Repository: "r", Platform: "linux", Format: "go-coverprofile", Files: []schemas.FileCoverage{
+		{Path: "shared.go", Executed: []int{15, 18, 23, 28}, Instrumented: []int{15, 16, 18, 23, 28}},
+	}}
+	// A region in a test file is one the masker refuses: that costs its
+	// own file's regions, not the step.
+	rec, masked := runMaskWith(t, filepath.Join("testdata", "shared"), windowsRegions{"shared.go": {{16, 16}, {23, 23}, {28, 28}}, "shared_test.go": {{7, 7}}}, ran, "go", nil)
+	if len(rec.Regions) != 1 || rec.Regions[0].Start != 16 {
+		t.Errorf("masked regions = %+v, want only 16-16", rec.Regions)
+	}
+	reasons := map[int]string{}
+	for _, r := range rec.Rejected {
+		reasons[r.Region.Start] = r.Reason
+	}
+	if !strings.Contains(reasons[23], "line 23, which the source platform executed") {
+		t.Errorf("region 23 rejection: %q", reasons[23])
+	}
+	if !strings.Contains(reasons[28], "no-op") {
+		t.Errorf("region 28 rejection: %q", reasons[28])
+	}
+	if !strings.Contains(reasons[7], "the masker could not mask this file: test files are never masked") {
+		t.Errorf("region in the test file: %q", reasons[7])
+	}
+	src, err := os.ReadFile(filepath.Join(masked, "shared.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(src), "return `\\`") || !strings.Contains(string(src), "return errReadOnly") {
+		t.Errorf("masked shared.go:\n%s", src)
+	}
+}
+
+// deletedLines agrees with a plain LCS on every pair of small texts.
+func TestDeletedLines(t *testing.T) {
+	texts := [][]string{
+		{}, {"a"}, {"a", "b", "c"}, {"a", "x", "c"}, {"c", "b", "a"}, {"a", "a", "b"},
+		{"a", "b", "c", "d", "e"}, {"b", "d"}, {"x", "a", "b", "y", "c"},
+	}
+	for _, a := range texts {
+		for _, b := range texts {
+			got := deletedLines(a, b)
+			if want := len(a) - lcs(a, b); len(got) != want {
+				t.Errorf("deletedLines(%q, %q) = %v: %d deletions, want %d", a, b, got, len(got), want)
+			}
+			// Deleting those lines of a leaves a subsequence of b.
+			del := map[int]bool{}
+			for _, l := range got {
+				del[l] = true
+			}
+			var rest []string
+			for i, l := range a {
+				if !del[i+1] {
+					rest = append(rest, l)
+				}
+			}
+			if lcs(rest, b) != len(rest) {
+				t.Errorf("deletedLines(%q, %q) = %v leaves %q, not a subsequence of b", a, b, got, rest)
+			}
+		}
+	}
+}
+
+func lcs(a, b []string) int {
+	t := make([][]int, len(a)+1)
+	for i := range t {
+		t[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	return t[0][0]
 }

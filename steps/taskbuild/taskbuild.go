@@ -71,7 +71,9 @@ type Outcome struct {
 	// Candidates counts the verified candidate regions by label (kept and dropped).
 	Candidates map[string]int  `json:"candidates"`
 	Mask       maskrepo.Record `json:"mask"`
-	Task       *taskpkg.Task   `json:"task,omitempty"`
+	// MaskedRun classifies the masked target run for the FAIL_TO_PASS set.
+	MaskedRun schemas.MaskedRun `json:"masked_run"`
+	Task      *taskpkg.Task     `json:"task,omitempty"`
 }
 
 type taskKind struct{}
@@ -83,8 +85,9 @@ func init() {
 
 func (taskKind) Name() string { return Kind }
 
-// Version 2: tasks name their upstream project and pin.
-func (taskKind) Version() string { return "2" }
+// Version 2: tasks name their upstream project and pin. Version 3: the
+// masked run's class (quiet, crash, hang); difficulty weighs patch hunks.
+func (taskKind) Version() string { return "3" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -114,6 +117,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	out.Labels = label.Compute(in)
+	out.MaskedRun = label.ClassifyMasked(in.TargetMasked, out.Labels.FailToPass)
 	vr, err := rc.Input(InputVerify)
 	if err != nil {
 		return err
@@ -171,15 +175,16 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Patch:            gold,
 			FailToPass:       out.Labels.FailToPass, PassToPass: out.Labels.PassToPass, PassOnSource: out.Labels.PassOnSource,
 			SourceOS: cfg.Source, TargetOS: cfg.Target, Language: cfg.Language,
-			Difficulty: taskpkg.Difficulty(out.Mask.Regions), Categories: taskpkg.Categories(out.Mask.Regions),
+			Difficulty: taskpkg.Difficulty(out.Mask.Regions, gold), Categories: taskpkg.Categories(out.Mask.Regions),
 			Regions: out.Mask.Regions, Environment: cfg.Environment,
 			CreatedBy: taskpkg.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
+			MaskedRun: out.MaskedRun,
 		}
 		// The task's workspace: the masked repository with its one commit.
 		if err := rc.PutTree("repo", repo, nil); err != nil {
 			return err
 		}
-		rc.SetLabel(fmt.Sprintf("task: %d FAIL_TO_PASS, %d PASS_ON_SOURCE, %s", len(out.Labels.FailToPass), len(out.Labels.PassOnSource), out.Task.Difficulty))
+		rc.SetLabel(fmt.Sprintf("task: %d FAIL_TO_PASS, %d PASS_ON_SOURCE, %s, mask %s", len(out.Labels.FailToPass), len(out.Labels.PassOnSource), out.Task.Difficulty, out.MaskedRun.Class))
 	} else {
 		rc.SetLabel("rejected: " + out.Rejected)
 	}

@@ -16,42 +16,86 @@ import (
 // TaskInput names the n-th input of the tasks step.
 func TaskInput(n int) string { return fmt.Sprintf("task_%d", n) }
 
+// Instance is one task step the tasks step gathers: its configuration
+// says which instance each input is, so a direction whose steps failed is
+// still named in the report.
+type Instance struct {
+	Step       string `json:"step"`
+	InstanceID string `json:"instance_id"`
+	Repository string `json:"repository"`
+	Source     string `json:"source"`
+	Target     string `json:"target"`
+}
+
+// tasksConfig is the tasks step's configuration: its inputs, in order.
+type tasksConfig struct {
+	Instances []Instance `json:"instances"`
+}
+
 // Report is build-report.json: per repository and direction, what task
-// construction found, kept, dropped, masked and made.
+// construction found, kept, dropped, masked and made — or which step failed.
 type Report struct {
 	Tasks    int           `json:"tasks"`
 	Rejected int           `json:"rejected"`
+	Failed   int           `json:"failed"`
 	Entries  []ReportEntry `json:"entries"`
 }
 
 // ReportEntry is one repository and direction.
 type ReportEntry struct {
-	InstanceID string            `json:"instance_id"`
-	Repository string            `json:"repository"`
-	Direction  string            `json:"direction"`
-	Candidates map[string]int    `json:"candidates_by_label"`
-	Kept       int               `json:"regions_kept"`
-	Dropped    int               `json:"regions_dropped"`
-	Masked     int               `json:"mask_actions"`
-	Coarse     bool              `json:"mask_coarse"`
-	Accepted   bool              `json:"accepted"`
-	Rejected   string            `json:"rejected,omitempty"`
+	InstanceID string         `json:"instance_id"`
+	Repository string         `json:"repository"`
+	Direction  string         `json:"direction"`
+	Candidates map[string]int `json:"candidates_by_label"`
+	Kept       int            `json:"regions_kept"`
+	Dropped    int            `json:"regions_dropped"`
+	Masked     int            `json:"mask_actions"`
+	Coarse     bool           `json:"mask_coarse"`
+	Accepted   bool           `json:"accepted"`
+	Rejected   string         `json:"rejected,omitempty"`
+	// Failed says which step of the direction failed and why; such an
+	// entry has no counts.
+	Failed     string            `json:"failed,omitempty"`
 	FailToPass int               `json:"fail_to_pass"`
 	PassToPass int               `json:"pass_to_pass"`
 	PassOnSrc  int               `json:"pass_on_source"`
 	Flaky      []label.FlakyTest `json:"flaky"`
 	Difficulty string            `json:"difficulty,omitempty"`
+	// MaskClass is how the masked target run failed (quiet, crash, hang);
+	// FailToPassByAssertion how many FAIL_TO_PASS tests failed by their
+	// own assertions there.
+	MaskClass             string `json:"mask_class,omitempty"`
+	FailToPassByAssertion int    `json:"fail_to_pass_by_assertion"`
+	// Unmasked counts the verified regions the mask step rejected (they
+	// would have changed the source's executed lines, or nothing).
+	Unmasked int `json:"regions_rejected_by_mask"`
 }
 
 type tasksKind struct{}
 
-func (tasksKind) Name() string    { return TasksKind }
-func (tasksKind) Version() string { return "1" }
+func (tasksKind) Name() string { return TasksKind }
+
+// Version 2: failed directions are entries of the report.
+func (tasksKind) Version() string { return "2" }
 
 func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
+	var cfg tasksConfig
+	if err := rc.DecodeConfig(&cfg); err != nil {
+		return err
+	}
+	if len(cfg.Instances) != len(rc.Step.Inputs) {
+		return fmt.Errorf("tasks: %d instances configured for %d inputs", len(cfg.Instances), len(rc.Step.Inputs))
+	}
 	var outcomes []Outcome
+	failed := map[string]string{} // instance → why its task step gave nothing
 	for n := 0; n < len(rc.Step.Inputs); n++ {
 		a, err := rc.Input(TaskInput(n))
+		if absent, ok := engine.IsAbsent(err); ok {
+			inst := cfg.Instances[n]
+			outcomes = append(outcomes, Outcome{InstanceID: inst.InstanceID, Repository: inst.Repository, Source: inst.Source, Target: inst.Target})
+			failed[inst.InstanceID] = fmt.Sprintf("%s %s: %s", absent.Step, absent.Status, absent.Reason)
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -66,7 +110,10 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	rep := Report{Entries: []ReportEntry{}}
 	for _, o := range outcomes {
 		e := NewReportEntry(o)
-		if o.Task != nil {
+		if why, ok := failed[o.InstanceID]; ok {
+			e.Failed = why
+			rep.Failed++
+		} else if o.Task != nil {
 			line, err := json.Marshal(o.Task)
 			if err != nil {
 				return err
@@ -84,7 +131,11 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.PutJSON("build-report.json", rep); err != nil {
 		return err
 	}
-	rc.SetLabel(fmt.Sprintf("%d tasks, %d rejected", rep.Tasks, rep.Rejected))
+	label := fmt.Sprintf("%d tasks, %d rejected", rep.Tasks, rep.Rejected)
+	if rep.Failed > 0 {
+		label += fmt.Sprintf(", %d failed", rep.Failed)
+	}
+	rc.SetLabel(label)
 	return rc.PutBytes("build-report.md", []byte(markdown(rep)))
 }
 
@@ -95,6 +146,11 @@ func NewReportEntry(o Outcome) ReportEntry {
 		Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
 		PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
 	e.Dropped = o.Candidates[schemas.LabelFalsePositive]
+	e.Unmasked = len(o.Mask.Rejected)
+	if len(o.Labels.FailToPass) > 0 {
+		e.MaskClass = o.MaskedRun.Class
+		e.FailToPassByAssertion = o.MaskedRun.FailToPassByStatus[schemas.StatusFail]
+	}
 	if o.Task != nil {
 		e.Difficulty = o.Task.Difficulty
 	}
@@ -104,19 +160,29 @@ func NewReportEntry(o Outcome) ReportEntry {
 // markdown renders the report for people.
 func markdown(rep Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Task construction\n\n%d tasks made, %d candidates rejected.\n\n", rep.Tasks, rep.Rejected)
-	b.WriteString("| instance | regions kept / dropped | mask | FAIL_TO_PASS | PASS_TO_PASS | PASS_ON_SOURCE | flaky | outcome |\n")
+	fmt.Fprintf(&b, "# Task construction\n\n%d tasks made, %d candidates rejected", rep.Tasks, rep.Rejected)
+	if rep.Failed > 0 {
+		fmt.Fprintf(&b, ", %d directions failed to build", rep.Failed)
+	}
+	b.WriteString(".\n\n")
+	b.WriteString("| instance | regions kept / dropped | mask | FAIL_TO_PASS (by assertion) | PASS_TO_PASS | PASS_ON_SOURCE | flaky | outcome |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, e := range rep.Entries {
-		outcome := "task (" + e.Difficulty + ")"
-		if !e.Accepted {
+		outcome := "task (" + e.Difficulty + ", mask " + e.MaskClass + ")"
+		switch {
+		case e.Failed != "":
+			outcome = "failed: " + strings.ReplaceAll(e.Failed, "|", "\\|")
+		case !e.Accepted:
 			outcome = "rejected: " + e.Rejected
 		}
 		mask := fmt.Sprintf("%d actions", e.Masked)
+		if e.Unmasked > 0 {
+			mask += fmt.Sprintf(", %d regions rejected", e.Unmasked)
+		}
 		if e.Coarse {
 			mask += ", coarse"
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d (%d) | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.FailToPassByAssertion, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
 	}
 	return b.String()
 }

@@ -74,6 +74,7 @@ func pathsepTask(t *testing.T) Task {
 		Repository: "pathsep",
 		Upstream: schemas.Provenance{Kind: "go_module", Repo: "example.com/pathsep", Version: "v1.2.3",
 			Sum: "h1:MTLVXXHf8ekldpJk3AKicLij9MdwOWkZ+a/jHHZby9E=", Tree: string(bytes.Repeat([]byte("cd"), 32))},
+		MaskedRun:        schemas.MaskedRun{Class: schemas.MaskQuiet, FailToPassByStatus: map[schemas.Status]int{schemas.StatusFail: 2}},
 		BaseCommit:       commit,
 		ProblemStatement: Instruction("pathsep", "linux", "windows", "go"),
 		Patch:            patch,
@@ -83,7 +84,7 @@ func pathsepTask(t *testing.T) Task {
 		SourceOS:         "linux",
 		TargetOS:         "windows",
 		Language:         "go",
-		Difficulty:       Difficulty(regions),
+		Difficulty:       Difficulty(regions, patch),
 		Categories:       Categories(regions),
 		Regions:          regions,
 		Environment: map[string]Environment{
@@ -149,6 +150,11 @@ func TestTaskMatchesSchema(t *testing.T) {
 			return t
 		}},
 		{"unknown upstream kind", func(t *Task) any { t.Upstream.Kind = "svn"; return t }},
+		{"unknown mask class", func(t *Task) any { t.MaskedRun.Class = "loud"; return t }},
+		{"pass counted as a FAIL_TO_PASS status", func(t *Task) any {
+			t.MaskedRun.FailToPassByStatus = map[schemas.Status]int{schemas.StatusPass: 1}
+			return t
+		}},
 		{"repository with a slash", func(t *Task) any { t.Repository = "a/b"; return t }},
 		{"extra key", func(t *Task) any {
 			var m map[string]any

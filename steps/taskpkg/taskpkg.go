@@ -7,7 +7,7 @@
 //
 //	Task                          one tasks.jsonl line (schemas/task.schema.json)
 //	InstanceID(repo, src, tgt)    "<repo>__<src>-to-<tgt>"
-//	Difficulty(regions)           easy | medium | hard, from region lines and files
+//	Difficulty(regions, patch)    easy | medium | hard, from region lines, files and patch hunks
 //	Categories(regions)           the distinct labels, false positives left out
 //	Instruction(repo, src, tgt, language)
 //	                              the problem statement shown to the agent
@@ -23,6 +23,7 @@ package taskpkg
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/osbench/osbench/schemas"
 )
@@ -57,6 +58,9 @@ type Task struct {
 	// Upstream is where the repository's bytes came from and what pins
 	// them, as the checkout recorded it.
 	Upstream schemas.Provenance `json:"upstream"`
+	// MaskedRun says how the masked repository failed on the target: quiet
+	// (assertions), crash or hang, and the FAIL_TO_PASS tests by status.
+	MaskedRun schemas.MaskedRun `json:"masked_run"`
 }
 
 // RepositoryName is the manifest's repository name, also for task lines
@@ -89,6 +93,9 @@ type Environment struct {
 	// does not need it, but the same configuration lets a run the build
 	// already made (the gold patch gives back R+) be served from the cache.
 	CoverageFile string `json:"coverage_file,omitempty"`
+	// Report is the file the parser reads instead of the test command's
+	// output (slash-separated, relative to the repository root).
+	Report string `json:"report,omitempty"`
 }
 
 // Command is a build command: an argv, or script lines for a shell.
@@ -121,6 +128,9 @@ func (t Task) MarshalJSON() ([]byte, error) {
 	p.PassToPass = nonNil(p.PassToPass)
 	p.PassOnSource = nonNil(p.PassOnSource)
 	p.Categories = nonNil(p.Categories)
+	if p.MaskedRun.FailToPassByStatus == nil {
+		p.MaskedRun.FailToPassByStatus = map[schemas.Status]int{}
+	}
 	p.Regions = make([]schemas.VerifiedRegion, len(t.Regions))
 	for i, r := range t.Regions {
 		r.Lines = nonNil(r.Lines)
@@ -159,11 +169,14 @@ const (
 	DifficultyHard   = "hard"
 )
 
-// Difficulty grades a task by the size of its masked regions: hard when
-// they span more than 100 lines or more than 5 files, medium when more than
-// 30 lines or more than 2 files, easy otherwise. A region spans End-Start+1
-// lines. False positives are not masked and so do not count.
-func Difficulty(regions []schemas.VerifiedRegion) string {
+// Difficulty grades a task by the size of its masked regions and by how
+// many places its gold patch changes: hard when the regions span more than
+// 100 lines or more than 5 files, or the patch has more than 10 hunks;
+// medium when more than 30 lines, 2 files or 3 hunks; easy otherwise. A
+// region spans End-Start+1 lines; false positives are not masked and do not
+// count. Hunks stand for the functions an agent must restore: a few lines
+// in each of eight functions is not an easy task.
+func Difficulty(regions []schemas.VerifiedRegion, goldPatch string) string {
 	lines := 0
 	files := map[string]bool{}
 	for _, r := range regions {
@@ -175,13 +188,25 @@ func Difficulty(regions []schemas.VerifiedRegion) string {
 		}
 		files[r.File] = true
 	}
+	hunks := patchHunks(goldPatch)
 	switch {
-	case lines > 100 || len(files) > 5:
+	case lines > 100 || len(files) > 5 || hunks > 10:
 		return DifficultyHard
-	case lines > 30 || len(files) > 2:
+	case lines > 30 || len(files) > 2 || hunks > 3:
 		return DifficultyMedium
 	}
 	return DifficultyEasy
+}
+
+// patchHunks counts the hunks of a unified diff.
+func patchHunks(patch string) int {
+	n := 0
+	for _, line := range strings.Split(patch, "\n") {
+		if strings.HasPrefix(line, "@@ ") {
+			n++
+		}
+	}
+	return n
 }
 
 // Categories lists the distinct labels of the regions, sorted, without

@@ -97,10 +97,20 @@ func TestDifficulty(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Difficulty(tt.regions); got != tt.want {
+			if got := Difficulty(tt.regions, ""); got != tt.want {
 				t.Errorf("Difficulty() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// The gold patch's hunks count too: small changes in many places.
+func TestDifficultyByHunks(t *testing.T) {
+	for hunks, want := range map[int]string{0: DifficultyEasy, 3: DifficultyEasy, 4: DifficultyMedium, 10: DifficultyMedium, 11: DifficultyHard} {
+		patch := "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n" + strings.Repeat("@@ -1,2 +1,1 @@ func f()\n-a\n b\n", hunks)
+		if got := Difficulty(spread(1, 2), patch); got != want {
+			t.Errorf("%d hunks: %s, want %s", hunks, got, want)
+		}
 	}
 }
 

@@ -9,22 +9,45 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
 	"golang.org/x/mod/modfile"
 )
 
+// goBuildContext is the build context the go command will use for the
+// platform: GOARCH and CGO_ENABLED as the step's environment sets them,
+// else the go command's own defaults (the host's architecture; cgo only
+// when building for the host's OS).
+func goBuildContext(platform string, env map[string]string) build.Context {
+	bctx := build.Default
+	bctx.GOOS = platform
+	if arch := env["GOARCH"]; arch != "" {
+		bctx.GOARCH = arch
+	} else {
+		bctx.GOARCH = runtime.GOARCH
+	}
+	switch env["CGO_ENABLED"] {
+	case "0":
+		bctx.CgoEnabled = false
+	case "1":
+		bctx.CgoEnabled = true
+	default:
+		bctx.CgoEnabled = build.Default.CgoEnabled && platform == runtime.GOOS
+	}
+	return bctx
+}
+
 // expectedTests lists the tests a suite should report, so the parser can
 // tell "never ran" (missing) and "package did not build" (build-failed) from
 // "passed". Only Go is known so far: top-level TestXxx functions of the
 // _test.go files that build constraints select for the platform.
-func expectedTests(language, repo, platform string) ([]string, error) {
+func expectedTests(language, repo, platform string, env map[string]string) ([]string, error) {
 	if language != "go" {
 		return nil, nil
 	}
-	bctx := build.Default
-	bctx.GOOS, bctx.GOARCH, bctx.CgoEnabled = platform, "amd64", false
+	bctx := goBuildContext(platform, env)
 	modules := map[string]string{} // dir (slash, relative) → module path
 	var testDirs []string
 	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {

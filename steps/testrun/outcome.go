@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,23 @@ func applyOutcome(results []schemas.TestResult, res executors.Result) []schemas.
 	return results
 }
 
+// noTestsReported decides a run that reported no test: a suite that hung
+// before reporting anything is a measured result (a hung placeholder, a
+// hung patch: one SuiteTimeoutID timeout), not a failed step; a command
+// that failed otherwise without a word is an error (no evidence its suite
+// ran); a clean exit with no tests is an empty result.
+func noTestsReported(results []schemas.TestResult, res executors.Result) ([]schemas.TestResult, error) {
+	switch {
+	case len(results) > 0:
+		return results, nil
+	case res.TimedOut:
+		return []schemas.TestResult{{ID: SuiteTimeoutID, Status: schemas.StatusTimeout}}, nil
+	case res.ExitCode != 0:
+		return nil, fmt.Errorf("test command exited %d and reported no test", res.ExitCode)
+	}
+	return results, nil
+}
+
 // markSkipped reports tests the manifest leaves out on this platform as
 // skip, so a later stage sees them rather than a hole.
 func markSkipped(results []schemas.TestResult, expected, skip []string) []schemas.TestResult {
@@ -34,13 +52,9 @@ func markSkipped(results []schemas.TestResult, expected, skip []string) []schema
 	for i, r := range results {
 		byID[r.ID] = i
 	}
-	skipped := map[string]bool{}
-	for _, s := range skip {
-		skipped[s] = true
-	}
 	for _, id := range expected {
 		name := id[strings.LastIndexByte(id, '/')+1:]
-		if !skipped[name] {
+		if !slices.ContainsFunc(skip, func(entry string) bool { return globMatch(entry, name) }) {
 			continue
 		}
 		if i, ok := byID[id]; ok {
@@ -53,6 +67,24 @@ func markSkipped(results []schemas.TestResult, expected, skip []string) []schema
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
 	return results
+}
+
+// unmatchedSkips lists the skip entries whose test (the entry's first
+// level: TestB of "TestB/sub") is none of the expected tests — a typo, or a
+// test renamed upstream — so the skip silently does nothing. With no
+// expected tests (a runner osbench cannot list beforehand) it says nothing.
+func unmatchedSkips(expected, skip []string) []string {
+	if len(expected) == 0 {
+		return nil
+	}
+	var unmatched []string
+	for _, entry := range skip {
+		top, _, _ := strings.Cut(entry, "/")
+		if !slices.ContainsFunc(expected, func(id string) bool { return globMatch(top, id[strings.LastIndexByte(id, '/')+1:]) }) {
+			unmatched = append(unmatched, entry)
+		}
+	}
+	return unmatched
 }
 
 // summarize is the step's label: counts by status.
@@ -80,4 +112,33 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// globMatch reports whether name matches a skip entry: a whole name, or a
+// glob whose '*' stands for any run of characters and '?' for one (the
+// manifest's skip entries, spelled for the runner the same way).
+func globMatch(pattern, name string) bool {
+	p, n := []rune(pattern), []rune(name)
+	// star and mark remember the last '*' and the name position it took,
+	// to backtrack when the rest fails: never exponential.
+	i, j, star, mark := 0, 0, -1, 0
+	for j < len(n) {
+		switch {
+		case i < len(p) && (p[i] == '?' || p[i] == n[j]):
+			i++
+			j++
+		case i < len(p) && p[i] == '*':
+			star, mark = i, j
+			i++
+		case star >= 0:
+			mark++
+			i, j = star+1, mark
+		default:
+			return false
+		}
+	}
+	for i < len(p) && p[i] == '*' {
+		i++
+	}
+	return i == len(p)
 }

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -32,6 +31,11 @@ const Kind = "test"
 // repeated runs it is (1, 2, ...).
 const RunVar = "OSBENCH_RUN"
 
+// SuiteTimeoutID is the one result of a run that timed out before it
+// reported any test (and whose tests osbench could not list beforehand):
+// no real test has this id, so every required test is missing.
+const SuiteTimeoutID = "(suite)"
+
 // WorkToken replaces the absolute work directory in raw coverage files, so
 // the same run in another directory gives the same bytes (and digest).
 const WorkToken = "$WORK"
@@ -50,9 +54,15 @@ type Config struct {
 	Test       Command           `json:"test"`
 	Timeout    string            `json:"timeout"` // Go duration
 	Parser     string            `json:"parser"`
-	Regex      *Regex            `json:"regex,omitempty"` // only for parser "regex"
-	Skip       []string          `json:"skip"`
-	Coverage   string            `json:"coverage_file,omitempty"` // relative to the repository root
+	// ParserVersion is the parser's version (parsers.VersionOf) when it is
+	// not "1": a parser change reruns the runs it parses, and no other.
+	ParserVersion string   `json:"parser_version,omitempty"`
+	Regex         *Regex   `json:"regex,omitempty"` // only for parser "regex"
+	Skip          []string `json:"skip"`
+	Coverage      string   `json:"coverage_file,omitempty"` // relative to the repository root
+	// Report is the file the parser reads instead of the test command's
+	// stdout, relative to the repository root: a runner's JUnit XML, say.
+	Report string `json:"report,omitempty"`
 	// Run numbers repeated runs of the same suite (flake detection); it only
 	// makes their keys differ.
 	Run int `json:"run,omitempty"`
@@ -77,9 +87,9 @@ func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string { return Kind }
 
-// Version changes when a parser changes the ids or statuses it reports
-// (3: libtest doctest ids lost their line numbers), so no run keeps results
-// an older parser gave.
+// Version 3: libtest doctest ids lost their line numbers. Later parser
+// changes reach the key through Config.ParserVersion instead, so they rerun
+// only the runs of the parser that changed.
 func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
@@ -121,8 +131,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var stdout bytes.Buffer
-	run := func(c Command, out *bytes.Buffer) (executors.Result, error) {
+	run := func(c Command, out io.Writer) (executors.Result, error) {
 		argv, err := c.argv()
 		if err != nil {
 			return executors.Result{}, err
@@ -139,7 +148,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		})
 	}
 
-	expected, err := expectedTests(cfg.Language, repo, cfg.Platform)
+	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
 	}
@@ -164,29 +173,53 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	var testRes executors.Result
 	if buildOK {
-		testRes, err = run(cfg.Test, &stdout)
+		opts := parsers.Options{Expected: expected}
+		if cfg.Regex != nil {
+			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
+		}
+		var (
+			parseResults []schemas.TestResult
+			parseErr     error
+		)
+		if cfg.Report == "" {
+			// The parser reads the output while the tests write it, so
+			// memory stays bounded however much a suite prints.
+			parsed := streamParse(parser, opts)
+			testRes, err = run(cfg.Test, parsed)
+			parseResults, parseErr = parsed.finish()
+		} else {
+			testRes, err = run(cfg.Test, nil)
+		}
 		if err != nil {
 			logw.Close()
 			return err
 		}
 		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
-		opts := parsers.Options{Expected: expected}
-		if cfg.Regex != nil {
-			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
+		if cfg.Report != "" {
+			input, err := readReport(repo, cfg.Report, logw)
+			if err != nil {
+				logw.Close()
+				return err
+			}
+			parseResults, parseErr = parser.Parse(bytes.NewReader(input), opts)
 		}
-		results, err = parser.Parse(bytes.NewReader(stdout.Bytes()), opts)
-		if err != nil {
+		if parseErr != nil {
 			logw.Close()
-			return fmt.Errorf("parse %s output: %w", cfg.Parser, err)
+			return fmt.Errorf("parse %s output: %w", cfg.Parser, parseErr)
 		}
-		results = applyOutcome(results, testRes)
+		results = applyOutcome(parseResults, testRes)
 	}
 	results = markSkipped(results, expected, cfg.Skip)
+	unmatched := unmatchedSkips(expected, cfg.Skip)
+	for _, entry := range unmatched {
+		fmt.Fprintf(logw, "[osbench: skip entry %q matches no test of this platform]\n", entry)
+		rc.Log.Warn().Str("step", rc.Step.ID).Str("skip", entry).Msg("skip entry matches no test on this platform; it does nothing")
+	}
 	if err := logw.Close(); err != nil {
 		return err
 	}
-	if len(results) == 0 && testRes.ExitCode != 0 {
-		return fmt.Errorf("test command exited %d and reported no test; see the log (osbench explain %s)", testRes.ExitCode, rc.Step.ID)
+	if results, err = noTestsReported(results, testRes); err != nil {
+		return fmt.Errorf("%v; see the log (osbench logs %s)", err, rc.Step.ID)
 	}
 
 	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results}
@@ -196,12 +229,21 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.PutJSON("tests.json", tr); err != nil {
 		return err
 	}
-	rc.SetLabel(summarize(results))
+	label := summarize(results)
+	if len(unmatched) > 0 {
+		label += fmt.Sprintf("; skip entries matching no test: %s", strings.Join(unmatched, ", "))
+	}
+	rc.SetLabel(label)
 	if cfg.Coverage != "" {
-		raw, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(cfg.Coverage)))
-		if errors.Is(err, os.ErrNotExist) {
+		raw, err := readUntrusted(repo, cfg.Coverage)
+		switch {
+		case isMissing(err):
 			raw = nil // no coverage written (e.g. build failed): an empty profile
-		} else if err != nil {
+		case errors.Is(err, errNotRegular):
+			// Planted by the tested code: no coverage, and a note for people.
+			rc.Log.Warn().Str("coverage", cfg.Coverage).Msg("coverage path is not a regular file; recorded as no coverage")
+			raw = nil
+		case err != nil:
 			return err
 		}
 		if err := rc.PutBytes("coverage.raw", replaceWorkDir(raw, repo)); err != nil {
@@ -209,6 +251,29 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 	}
 	return nil
+}
+
+// readReport reads the report file the test command wrote, and copies it
+// into the log so a person sees what the parser read. A missing report is
+// an empty one: a suite that crashed before writing it reports no test, and
+// its expected tests are missing.
+func readReport(repo, report string, logw io.Writer) ([]byte, error) {
+	// The tested code wrote it: read as untrusted (no links, no FIFOs,
+	// size-capped, never outside the repository).
+	b, err := readUntrusted(repo, report)
+	if isMissing(err) || errors.Is(err, errNotRegular) {
+		fmt.Fprintf(logw, "[osbench: no report %s (%v): the parser reads nothing]\n", report, err)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report %s: %w", report, err)
+	}
+	fmt.Fprintf(logw, "[osbench: report %s, %d bytes]\n", report, len(b))
+	logw.Write(b)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		fmt.Fprintln(logw)
+	}
+	return b, nil
 }
 
 // argv turns a command into what the executor runs.

@@ -1,6 +1,8 @@
 package testrun
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -17,11 +19,11 @@ func fixture(name string) string {
 }
 
 func TestExpectedTestsFollowBuildConstraints(t *testing.T) {
-	linux, err := expectedTests("go", fixture("fsapi"), "linux")
+	linux, err := expectedTests("go", fixture("fsapi"), "linux", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	windows, err := expectedTests("go", fixture("fsapi"), "windows")
+	windows, err := expectedTests("go", fixture("fsapi"), "windows", map[string]string{"GOARCH": "amd64", "CGO_ENABLED": "0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestExpectedTestsFollowBuildConstraints(t *testing.T) {
 	if reflect.DeepEqual(linux, windows) {
 		t.Errorf("build-tagged test files should make the lists differ: %v", linux)
 	}
-	if none, _ := expectedTests("rust", fixture("fsapi"), "linux"); none != nil {
+	if none, _ := expectedTests("rust", fixture("fsapi"), "linux", nil); none != nil {
 		t.Errorf("non-Go languages list nothing yet, got %v", none)
 	}
 }
@@ -98,5 +100,88 @@ func TestCommandArgv(t *testing.T) {
 		if (err != nil) != tc.err || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%+v: argv = %v, %v", tc.c, got, err)
 		}
+	}
+}
+
+func TestNoTestsReported(t *testing.T) {
+	some := []schemas.TestResult{{ID: "p/TestA", Status: schemas.StatusFail}}
+	tests := []struct {
+		name    string
+		results []schemas.TestResult
+		res     executors.Result
+		want    []schemas.TestResult
+		wantErr string
+	}{
+		{"results are kept", some, executors.Result{ExitCode: 1}, some, ""},
+		{"hung before a word", nil, executors.Result{ExitCode: -1, TimedOut: true}, []schemas.TestResult{{ID: SuiteTimeoutID, Status: schemas.StatusTimeout}}, ""},
+		{"died without a word", nil, executors.Result{ExitCode: 2}, nil, "exited 2 and reported no test"},
+		{"clean and empty", nil, executors.Result{}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := noTestsReported(tt.results, tt.res)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestGoBuildContext(t *testing.T) {
+	if c := goBuildContext("windows", map[string]string{"GOARCH": "arm64", "CGO_ENABLED": "0"}); c.GOOS != "windows" || c.GOARCH != "arm64" || c.CgoEnabled {
+		t.Errorf("windows/arm64 without cgo: %s/%s cgo %v", c.GOOS, c.GOARCH, c.CgoEnabled)
+	}
+	if c := goBuildContext("linux", nil); c.GOARCH != runtime.GOARCH {
+		t.Errorf("default GOARCH %s, want the host's %s", c.GOARCH, runtime.GOARCH)
+	}
+	if c := goBuildContext("windows", nil); runtime.GOOS != "windows" && c.CgoEnabled {
+		t.Errorf("cgo on for a cross build without CGO_ENABLED")
+	}
+}
+
+// The parser reads a report file when the test block names one; the log
+// shows what it read, and a missing report reads as nothing.
+func TestReadReport(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report := "<testsuites><testsuite name=\"s\"><testcase name=\"a\"/></testsuite></testsuites>"
+	if err := os.WriteFile(filepath.Join(repo, "out", "report.xml"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	got, err := readReport(repo, "out/report.xml", &log)
+	if err != nil || string(got) != report {
+		t.Fatalf("readReport = %q, %v; want the file", got, err)
+	}
+	if !strings.Contains(log.String(), report+"\n") || !strings.Contains(log.String(), "report out/report.xml") {
+		t.Errorf("log = %q, want the report in it", log.String())
+	}
+	log.Reset()
+	got, err = readReport(repo, "out/missing.xml", &log)
+	if err != nil || got != nil {
+		t.Errorf("missing report = %q, %v; want nothing, no error", got, err)
+	}
+	if !strings.Contains(log.String(), "no report out/missing.xml") {
+		t.Errorf("log = %q, want it to say the report is missing", log.String())
+	}
+}
+
+func TestUnmatchedSkips(t *testing.T) {
+	expected := []string{"example.com/m/TestA", "example.com/m/sub/TestB", "example.com/m/TestWineLink"}
+	got := unmatchedSkips(expected, []string{"TestA", "TestB/case_one", "TestWine*", "TestNope", "TestNope/x", "Tes?"})
+	want := []string{"TestNope", "TestNope/x", "Tes?"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unmatched = %v, want %v", got, want)
+	}
+	if got := unmatchedSkips(nil, []string{"anything"}); got != nil {
+		t.Errorf("with no expected tests: %v, want nothing said", got)
 	}
 }

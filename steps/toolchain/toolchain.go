@@ -115,7 +115,8 @@ func NewExecutor(rc *engine.RunContext, name string) (executors.Executor, error)
 // (the go command fetches it from the module proxy once, into the shared
 // module cache); GOCACHE is per toolchain and platform so builds stay
 // incremental across runs without ever entering a key; GOPATH is private to
-// the run. Host settings for reaching the module proxy pass through.
+// the run; GOENV is off, so no user's go env file applies. Host settings for
+// reaching the module proxy pass through.
 func Env(rc *engine.RunContext, language, version, platform string) (env, writable []string, err error) {
 	env = baseEnv()
 	if language == "rust" {
@@ -149,6 +150,10 @@ func Env(rc *engine.RunContext, language, version, platform string) (env, writab
 		// Read-write module cache files, so osbench (and gc) can delete them.
 		"GOFLAGS=-modcacherw",
 		"GOTELEMETRY=off",
+		// No go env file: a run with user = "root" has root's real
+		// HOME, whose $HOME/.config/go/env (`go env -w`) would set
+		// GOFLAGS, GOTOOLCHAIN, CGO_ENABLED ... unseen by any key.
+		"GOENV=off",
 	)
 	return env, []string{gocache, modcache}, nil
 }
@@ -178,6 +183,11 @@ func safe(s string) string {
 	}
 	return strings.NewReplacer("/", "_", "\\", "_", "..", "_").Replace(s)
 }
+
+// HostPath is the PATH the steps' commands get (see hostPath), for a
+// caller that must find the same tools they do (osbench init pinning the
+// host's rustc).
+func HostPath() string { return hostPath() }
 
 // hostPath is the PATH commands get: the directory of the host's go command
 // first, then the standard system directories. It is not part of any key:

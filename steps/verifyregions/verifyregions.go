@@ -34,6 +34,9 @@ type Config struct {
 	Verifier   string `json:"verifier"`
 	// LM holds the language-model verifier's settings (verifier "lm").
 	LM map[string]string `json:"lm,omitempty"`
+	// LMPrompt is the version of the prompt the model is asked with
+	// (lm.PromptVersion); it is configuration so that a new prompt reruns the step.
+	LMPrompt string `json:"lm_prompt,omitempty"`
 }
 
 // Verified is the artifact: every region with its verdict, and the count
@@ -63,8 +66,11 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Name() string { return Kind }
+
+// Version 2: the Go rules count early-return guards and no longer take
+// identifiers every OS has (syscall.EPERM) for platform evidence.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config

@@ -28,3 +28,28 @@ repository "skips" {
     }
   }
 }
+
+repository "skip-globs" {
+  source {
+    path = "repo"
+  }
+  language = "rust"
+  migrate  = ["linux->windows"]
+
+  platform "linux" {
+    test {
+      command    = concat(["cargo", "test", "--"], skip_args)
+      parser     = "libtest"
+      skip       = ["tests::ok", "tests::wine_*"] # ERROR: libtest's --skip takes substrings, not globs
+      skip_style = "libtest"
+    }
+  }
+  platform "windows" {
+    test {
+      command    = concat(["./gtest_binary"], skip_args)
+      parser     = "junit"
+      skip       = ["Suite.*", "A:B"] # ERROR: cannot contain one
+      skip_style = "gtest"
+    }
+  }
+}

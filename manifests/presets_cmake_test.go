@@ -1,0 +1,202 @@
+package manifests
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/schemas"
+)
+
+// These tests run the c-cmake preset's Linux build and test commands, as
+// resolved for a manifest, on small real CMake projects, and read the
+// results with the parser the preset chose: each of its runners, its
+// parameters and its skip styles, end to end through cmake, gcc, ctest and
+// (for the gtest runner) Debian's GoogleTest.
+
+// demoSuite is a test program in the manner of libuv's and expat's: one
+// program holds the suite; "--list" names its tests and an argument runs
+// one, whose exit status says how it went. Its list has what real ones
+// print: indentation, a note after the name, a Windows line end.
+const demoSuite = `#include <stdio.h>
+#include <string.h>
+#include "demo.h"
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+    puts("adds");
+    puts("  fails_on_purpose (helpers: none)");
+    puts("slow_one\r");
+    return 0;
+  }
+  if (argc == 3 && strcmp(argv[1], "--run") == 0) {
+    if (strcmp(argv[2], "adds") == 0) return demo_add(2, 2) == 4 ? 0 : 1;
+    if (strcmp(argv[2], "fails_on_purpose") == 0) return 1;
+    if (strcmp(argv[2], "slow_one") == 0) return 0;
+  }
+  fprintf(stderr, "usage: suite --list | suite --run NAME\n");
+  return 2;
+}
+`
+
+// demoProject registers its tests only when DEMO_TESTS is on, as many
+// projects do: without the cmake_options parameter ctest finds none.
+var demoProject = map[string]string{
+	"CMakeLists.txt": `cmake_minimum_required(VERSION 3.13)
+project(demo C)
+option(DEMO_TESTS "build the tests" OFF)
+add_library(demo demo.c)
+if(DEMO_TESTS)
+  enable_testing()
+  add_executable(suite suite.c)
+  target_link_libraries(suite demo)
+  add_test(NAME suite COMMAND suite)
+  add_executable(unit_adds unit.c)
+  target_link_libraries(unit_adds demo)
+  add_test(NAME unit_adds COMMAND unit_adds 4)
+  add_test(NAME unit_wrong COMMAND unit_adds 5)
+  add_test(NAME generated_1 COMMAND unit_adds 4)
+  add_test(NAME generated_2 COMMAND unit_adds 5)
+endif()
+`,
+	"demo.h":  "int demo_add(int a, int b);\n",
+	"demo.c":  "#include \"demo.h\"\nint demo_add(int a, int b) { return a + b; }\n",
+	"unit.c":  "#include <stdlib.h>\n#include \"demo.h\"\nint main(int argc, char **argv) { return argc == 2 && demo_add(2, 2) == atoi(argv[1]) ? 0 : 1; }\n",
+	"suite.c": demoSuite,
+}
+
+// gtestProject links Debian's GoogleTest (libgtest-dev).
+var gtestProject = map[string]string{
+	"CMakeLists.txt": `cmake_minimum_required(VERSION 3.13)
+project(gdemo CXX)
+find_package(GTest REQUIRED)
+add_executable(gdemo_test gdemo_test.cc)
+target_link_libraries(gdemo_test GTest::gtest_main)
+enable_testing()
+add_test(NAME gdemo_test COMMAND gdemo_test)
+`,
+	"gdemo_test.cc": `#include <gtest/gtest.h>
+TEST(Math, Adds) { EXPECT_EQ(4, 2 + 2); }
+TEST(Math, FailsOnPurpose) { EXPECT_EQ(5, 2 + 2); }
+TEST(Live, NeedsNetwork) { FAIL() << "no network here"; }
+`,
+}
+
+func TestCMakePresetRunners(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds CMake projects")
+	}
+	for _, tool := range []string{"cmake", "ctest", "gcc", "gcov", "bash"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	tests := []struct {
+		name    string
+		project map[string]string
+		body    string // after source and migrate
+		parser  string
+		want    map[string]schemas.Status
+	}{{
+		name:    "ctest with cmake_options, a glob skip",
+		project: demoProject,
+		body: `params = { cmake_options = ["-DDEMO_TESTS=ON"] }
+  platform "linux" {
+    test { skip = ["generated_*", "suite"] }
+  }`,
+		parser: "ctest",
+		want:   map[string]schemas.Status{"unit_adds": schemas.StatusPass, "unit_wrong": schemas.StatusFail},
+	}, {
+		name:    "each: list, then run every test alone",
+		project: demoProject,
+		body: `params = {
+    cmake_options = ["-DDEMO_TESTS=ON"]
+    runner        = "each"
+    programs      = ["suite"]
+    list_args     = ["--list"]
+    run_args      = ["--run"]
+  }
+  platform "linux" {
+    test { skip = ["slow_*"] }
+  }`,
+		parser: "tap",
+		want: map[string]schemas.Status{
+			"suite/adds": schemas.StatusPass, "suite/fails_on_purpose": schemas.StatusFail, "suite/slow_one": schemas.StatusSkip,
+		},
+	}, {
+		name:    "gtest: the XML report, a --gtest_filter skip",
+		project: gtestProject,
+		body: `params = { runner = "gtest", programs = ["gdemo_test"] }
+  platform "linux" {
+    test { skip = ["Live.*"] }
+  }`,
+		parser: "junit",
+		want:   map[string]schemas.Status{"Math/Adds": schemas.StatusPass, "Math/FailsOnPurpose": schemas.StatusFail},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.project["gdemo_test.cc"] != "" {
+				if _, err := os.Stat("/usr/include/gtest/gtest.h"); err != nil {
+					t.Skip("GoogleTest not installed (Debian: apt-get install libgtest-dev)")
+				}
+			}
+			dir := writeFiles(t, tt.project)
+			r := loadOne(t, `repository "demo" {
+  preset = "c-cmake"
+  source {
+    path = "`+dir+`"
+  }
+  migrate = ["linux->windows"]
+  `+tt.body+`
+}
+`)
+			linux := r.Platforms[0]
+			if linux.Test.Parser != tt.parser {
+				t.Fatalf("parser = %q, want %q", linux.Test.Parser, tt.parser)
+			}
+			if out, err := runIn(dir, linux.Build.Argv); err != nil {
+				t.Fatalf("build: %v\n%s", err, out)
+			}
+			out, err := runIn(dir, linux.Test.Argv)
+			if _, failed := err.(*exec.ExitError); err != nil && !failed {
+				t.Fatal(err)
+			}
+			if linux.Test.Report != "" {
+				if out, err = os.ReadFile(filepath.Join(dir, linux.Test.Report)); err != nil {
+					t.Fatalf("report: %v", err)
+				}
+			}
+			parser, _ := parsers.Lookup(tt.parser)
+			results, err := parser.Parse(bytes.NewReader(out), parsers.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(map[string]schemas.Status)
+			for _, res := range results {
+				got[res.ID] = res.Status
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("results = %v, want %v\noutput:\n%s", got, tt.want, out)
+			}
+			if cov, err := os.Stat(filepath.Join(dir, linux.Coverage.Path)); err != nil || cov.Size() == 0 {
+				t.Errorf("no coverage written: %v", err)
+			}
+		})
+	}
+}
+
+// runIn runs argv in dir and returns its stdout; stderr goes to the error.
+func runIn(dir string, argv []string) ([]byte, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return append(out, stderr.Bytes()...), err
+	}
+	return out, nil
+}

@@ -1,0 +1,173 @@
+package tamper
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Rule IDs, as findings name them.
+const (
+	RuleGoOutput       = "runner-output-go"
+	RuleLibtestOutput  = "runner-output-libtest"
+	RuleCTestOutput    = "runner-output-ctest"
+	RuleTAPOutput      = "runner-output-tap"
+	RuleJUnitOutput    = "runner-output-junit"
+	RuleFraming        = "test2json-framing"
+	RuleHarnessProbe   = "test-harness-probe"
+	RuleInitTimeCode   = "init-time-code"
+	RuleInitExit       = "init-exit"
+	RuleInitOutput     = "init-output"
+	RuleGoTestMain     = "go-testmain"
+	RuleCMakeTests     = "cmake-test-definition"
+	RuleCargoTests     = "cargo-test-definition"
+	RuleBinaryContent  = "binary-content"
+	RuleTestDefinition = "test-definition-file"
+)
+
+// lineRule is a pattern matched against single lines of one kind of file.
+type lineRule struct {
+	id, reason string
+	pattern    *regexp.Regexp
+	// files selects the files the rule reads (nil: every scanned file).
+	files func(p string) bool
+	// removedToo makes the rule read removed lines as well as added ones:
+	// taking a test out of the definitions changes what counts as much as
+	// putting one in.
+	removedToo bool
+}
+
+// Languages by file name, for the rules that only make sense in one.
+func isGo(p string) bool   { return path.Ext(p) == ".go" }
+func isRust(p string) bool { return path.Ext(p) == ".rs" }
+func isCSharp(p string) bool {
+	return path.Ext(p) == ".cs"
+}
+func isCFamily(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".ipp", ".inl", ".tcc", ".m", ".mm":
+		return true
+	}
+	return false
+}
+func isCMake(p string) bool {
+	base := path.Base(p)
+	return base == "CMakeLists.txt" || strings.HasSuffix(strings.ToLower(base), ".cmake")
+}
+func isCargoManifest(p string) bool { return path.Base(p) == "Cargo.toml" }
+
+// isProse reports files nothing builds or runs: documentation may quote a
+// runner's output without forging anything.
+func isProse(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".rst", ".adoc", ".asciidoc", ".org":
+		return true
+	}
+	return false
+}
+
+// lineRules are the single-line patterns. The runner-output rules read
+// every scanned file (a shell script or a build file can print as well as
+// a source file); the others are held to the files where the construct
+// means something.
+var lineRules = []lineRule{
+	{id: RuleGoOutput, reason: "imitates go test output (--- PASS, === RUN, an ok package line, a test2json pass event)",
+		pattern: regexp.MustCompile(`--- PASS:|=== (RUN|CONT|PAUSE)\b|(^|["'` + "`" + `]|\\n)ok {1,2}(\t|\\t)|\\?"Action\\?"\s*:\s*\\?"(pass|run|output)\\?"`)},
+	{id: RuleLibtestOutput, reason: "imitates cargo test (libtest) output (test result: ok, test ... ok)",
+		pattern: regexp.MustCompile(`test result: ok\b|\btest \S.{0,200} \.\.\. ok\b`)},
+	{id: RuleCTestOutput, reason: "imitates CTest output (Test #N: ... Passed, tests passed/failed summary)",
+		pattern: regexp.MustCompile(`Test +#(\d+|%[-+ #0-9.]*[a-z]+|\{[^}]*\}).{0,200}Passed|tests passed, .{0,40}tests failed`)},
+	{id: RuleTAPOutput, reason: "imitates TAP output (ok N - name)",
+		pattern: regexp.MustCompile(`(^|["'` + "`" + `]|\\n)ok (\d+|%[-+ #0-9.]*[a-z]+|\{[^}]*\}) -`)},
+	{id: RuleJUnitOutput, reason: "writes JUnit-style test report elements (<testcase, <testsuite)",
+		pattern: regexp.MustCompile(`<testcase\b|<testsuites?\b`)},
+	{id: RuleFraming, reason: "contains test2json's framing byte \\x16 (SYN), raw or escaped",
+		pattern: regexp.MustCompile("\x16" + `|\\x16|\\026\b|\\u0016|\\U00000016|\\u\{16\}|\\x\{16\}`)},
+	{id: RuleHarnessProbe, reason: "inspects how the test harness runs it (test flags, testing.Testing, the test binary's name, a test runner's environment)",
+		pattern: regexp.MustCompile(`"-{1,2}test\.|"test\.(v|run|timeout|paniconexit0|count|coverprofile|gocoverdir|testlogfile|bench|short|list|failfast)"|flag\.Lookup\(\s*"test\.|\btesting\.Testing\(\)|"\.test(\.exe)?"|--test-threads|RUST_TEST_THREADS|DASHBOARD_TEST_FROM_CTEST|"CTEST_[A-Z_]*"|OSBENCH_RUN`)},
+	{id: RuleInitTimeCode, reason: "runs code before main or the test harness (constructor, init section, module initializer)",
+		pattern: regexp.MustCompile(`__attribute__\s*\(\(\s*(__)?constructor(__)?\b|#\s*pragma\s+(init|section\s*\(\s*"\.CRT)|__declspec\s*\(\s*allocate\s*\(\s*"\.CRT|\.CRT\$X|\.init_array|\.preinit_array|"\.ctors|__mod_init_func|#\[\s*(ctor::)?ctor\s*\]|\[\s*([\w.]+\.)?ModuleInitializer(Attribute)?\s*\]`)},
+	{id: RuleInitTimeCode, reason: "keeps a static the program never names (#[used]), the way init-section entries are kept",
+		pattern: regexp.MustCompile(`#\[\s*used\b`), files: isRust},
+	{id: RuleGoTestMain, reason: "defines TestMain, which decides how a Go package's tests run",
+		pattern: regexp.MustCompile(`^\s*func\s+TestMain\s*\(`), files: isGo},
+	{id: RuleCMakeTests, reason: "changes what CTest runs as a test (add_test, test properties, a launcher or emulator)",
+		pattern:    regexp.MustCompile(`(?i)\badd_test\s*\(|\bset_tests_properties\s*\(|\bset_property\s*\(\s*TEST\b|CROSSCOMPILING_EMULATOR|TEST_LAUNCHER|\bgtest_discover_tests\s*\(|\bcatch_discover_tests\s*\(|\bdoctest_discover_tests\s*\(`),
+		files:      isCMake,
+		removedToo: true},
+	{id: RuleCargoTests, reason: "changes what cargo test runs as a test ([[test]], harness, test = false, autotests)",
+		pattern:    regexp.MustCompile(`^\s*(\[\[\s*(test|bench)\s*\]\]|harness\s*=|test\s*=|autotests\s*=|autobenches\s*=)`),
+		files:      isCargoManifest,
+		removedToo: true},
+	{id: RuleCargoTests, reason: "sets how cargo runs test binaries (a target runner)",
+		pattern:    regexp.MustCompile(`^\s*runner\s*=|\.runner\s*=`),
+		files:      isCargoConfig,
+		removedToo: true},
+}
+
+// isCargoConfig reports cargo's configuration files, which can name a
+// runner for every test binary.
+func isCargoConfig(p string) bool {
+	dir, base := path.Split(p)
+	return path.Base(strings.TrimSuffix(dir, "/")) == ".cargo" && (base == "config" || base == "config.toml")
+}
+
+// testDefinitionFiles are files that define, by their mere presence, what
+// a test runner runs: any edit to them is reported.
+func isTestDefinitionFile(p string) bool {
+	switch path.Base(p) {
+	case "CTestTestfile.cmake", "CTestCustom.cmake", "CTestConfig.cmake", "DartConfiguration.tcl":
+		return true
+	}
+	return false
+}
+
+// Init-time blocks: code that runs before the test harness gets control.
+var (
+	goInit = regexp.MustCompile(`^\s*func\s+init\s*\(\s*\)`)
+	// Only a package-level var (gofmt writes it unindented) whose func
+	// literal is called on the spot runs at init; the call is checked where
+	// the block closes.
+	goVarFunc    = regexp.MustCompile(`^var\s+[\w, ]+(\s+[\w.*\[\]]+)?\s*=\s*func\s*\(`)
+	calledFunc   = regexp.MustCompile(`^\s*\}\s*\(`)
+	cConstructor = regexp.MustCompile(`__attribute__\s*\(\(\s*(__)?constructor(__)?\b|\[\s*([\w.]+\.)?ModuleInitializer(Attribute)?\s*\]|#\[\s*(ctor::)?ctor\s*\]`)
+	// initSection finds entries placed in an init section; the names after
+	// "=" are the functions they call.
+	initSection = regexp.MustCompile(`\.init_array|\.preinit_array|\.CRT\$X|"\.ctors|__mod_init_func`)
+	sectionRefs = regexp.MustCompile(`=\s*&?\[?\s*&?([A-Za-z_]\w*)`)
+	cFuncName   = regexp.MustCompile(`([A-Za-z_]\w*)\s*\(`)
+)
+
+// exitCalls and outputCalls, per language, are what init-time code must
+// not do: end the process (before any test ran, with the status the
+// harness reads), or write where the parser reads.
+var (
+	exitCalls = map[string]*regexp.Regexp{
+		"go":   regexp.MustCompile(`\b(os|syscall|unix)\.Exit\s*\(|\bruntime\.Goexit\s*\(`),
+		"c":    regexp.MustCompile(`\b(_exit|_Exit|exit|quick_exit|ExitProcess|TerminateProcess|std::exit|std::_Exit|std::quick_exit)\s*\(|\bsyscall\s*\(\s*(SYS_exit|SYS_exit_group|60|231)\b`),
+		"rust": regexp.MustCompile(`\bprocess::exit\s*\(|\blibc::_?exit\s*\(|\b_exit\s*\(|\bExitProcess\s*\(`),
+		"cs":   regexp.MustCompile(`\bEnvironment\.(Exit|FailFast)\s*\(`),
+	}
+	outputCalls = map[string]*regexp.Regexp{
+		"go":   regexp.MustCompile(`\bfmt\.(Print|Fprint)|\bos\.(Stdout|Stderr)\b|\bprintln\s*\(|\bprint\s*\(|\blog\.(Print|Fatal|Panic)|\bsyscall\.Write\s*\(`),
+		"c":    regexp.MustCompile(`\b(printf|puts|fputs|fprintf|dprintf|fwrite|putchar|putc|write|WriteFile|WriteConsoleA?W?)\s*\(|std::(cout|cerr|clog|printf|puts)\b`),
+		"rust": regexp.MustCompile(`\b(e?println|e?print|writeln|write)!|\bstdout\s*\(\)|\bstderr\s*\(\)|\blibc::write\s*\(`),
+		"cs":   regexp.MustCompile(`\bConsole\.(Write|Out|Error)`),
+	}
+)
+
+// languageOf names the exit/output call set for a file, "" for files with
+// no init-time blocks.
+func languageOf(p string) string {
+	switch {
+	case isGo(p):
+		return "go"
+	case isCFamily(p):
+		return "c"
+	case isRust(p):
+		return "rust"
+	case isCSharp(p):
+		return "cs"
+	}
+	return ""
+}

@@ -1,0 +1,125 @@
+package initmanifest
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/osbench/osbench/manifests"
+)
+
+// Manifest is what init writes: one repository block.
+type Manifest struct {
+	Comment   []string // lines of the comment above the block, without "# "
+	Name      string
+	Preset    string
+	Source    Source // Value of a path source as it is to be written (relative to the file)
+	Toolchain string // "" leaves the preset's
+	// Migrate lists the directions ("linux->windows"); nil leaves the
+	// attribute out, an empty list writes migrate = [].
+	Migrate []string
+	// FlakyRuns is written when not 0 (the first look runs once).
+	FlakyRuns int
+	// Skips holds each platform's proposed skip list.
+	Skips map[string][]Skip
+}
+
+// Skip is one proposed skip entry and why.
+type Skip struct {
+	Test   string // the name the runner's skip flag takes
+	Reason string // one line: the failing output's first line, "panicked", "timed out"
+}
+
+// Text renders the manifest in the canonical layout of `osbench fmt`.
+func (m *Manifest) Text() []byte {
+	f := hclwrite.NewEmptyFile()
+	root := f.Body()
+	for _, line := range m.Comment {
+		root.AppendUnstructuredTokens(hclwrite.Tokens{comment(line)})
+	}
+	repo := root.AppendNewBlock("repository", []string{m.Name}).Body()
+	if m.Preset != "" {
+		repo.SetAttributeValue("preset", cty.StringVal(m.Preset))
+	}
+	src := repo.AppendNewBlock("source", nil).Body()
+	for _, a := range m.Source.attributes() {
+		src.SetAttributeValue(a[0], cty.StringVal(a[1]))
+	}
+	if m.Toolchain != "" {
+		repo.SetAttributeValue("toolchain", cty.StringVal(m.Toolchain))
+	}
+	if m.Migrate != nil {
+		repo.SetAttributeValue("migrate", stringList(m.Migrate))
+	}
+	if m.FlakyRuns != 0 {
+		repo.SetAttributeValue("flaky_runs", cty.NumberIntVal(int64(m.FlakyRuns)))
+	}
+	platforms := make([]string, 0, len(m.Skips))
+	for p, skips := range m.Skips {
+		if len(skips) > 0 {
+			platforms = append(platforms, p)
+		}
+	}
+	sort.Strings(platforms)
+	for _, p := range platforms {
+		repo.AppendNewline()
+		test := repo.AppendNewBlock("platform", []string{p}).Body().AppendNewBlock("test", nil).Body()
+		test.SetAttributeRaw("skip", skipList(m.Skips[p]))
+	}
+	return manifests.Format(f.Bytes())
+}
+
+// attributes are the source block's attributes, in the order a curator
+// reads them: what, then its pin.
+func (s Source) attributes() [][2]string {
+	out := [][2]string{{s.Kind, s.Value}}
+	if s.Commit != "" {
+		out = append(out, [2]string{"commit", s.Commit})
+	}
+	if s.Sum != "" {
+		out = append(out, [2]string{"sum", s.Sum})
+	}
+	if s.SHA256 != "" {
+		out = append(out, [2]string{"sha256", s.SHA256})
+	}
+	return out
+}
+
+func stringList(items []string) cty.Value {
+	if len(items) == 0 {
+		return cty.ListValEmpty(cty.String)
+	}
+	vals := make([]cty.Value, len(items))
+	for i, s := range items {
+		vals[i] = cty.StringVal(s)
+	}
+	return cty.ListVal(vals)
+}
+
+// skipList is a list with one entry a line, each followed by its reason
+// as a comment.
+func skipList(skips []Skip) hclwrite.Tokens {
+	toks := hclwrite.Tokens{
+		{Type: hclsyntax.TokenOBrack, Bytes: []byte("[")},
+		{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")},
+	}
+	for _, s := range skips {
+		toks = append(toks, hclwrite.TokensForValue(cty.StringVal(s.Test))...)
+		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComma, Bytes: []byte(",")})
+		if s.Reason != "" {
+			toks = append(toks, comment(s.Reason))
+		} else {
+			toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+		}
+	}
+	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCBrack, Bytes: []byte("]")})
+}
+
+// comment is a "# text" line comment; text is made one line.
+func comment(text string) *hclwrite.Token {
+	text = strings.Join(strings.Fields(text), " ")
+	return &hclwrite.Token{Type: hclsyntax.TokenComment, Bytes: []byte("# " + text + "\n")}
+}

@@ -1,0 +1,155 @@
+package initmanifest
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/osbench/osbench/engine"
+)
+
+// Result is what init found.
+type Result struct {
+	Source Source
+	Name   string
+	Preset string
+	First  []RunSummary // the first look's runs
+	Skips  map[string][]Skip
+	Again  []RunSummary // the runs with the skips applied (nil when not rerun)
+	// StillOneSided are the proposals the rerun would make on top (tests a
+	// panic had hidden); they are reported, not added, since adding them
+	// changes the runs once more.
+	StillOneSided map[string][]Skip
+	Directions    []Direction // of the last look
+	Worth         bool        // some direction has one-sided lines
+	Manifest      *Manifest   // nil when not worth one and not forced
+	Text          []byte
+	Steps         StepCounts
+	Problems      []string // steps that failed
+}
+
+// RunSummary counts one platform's test statuses.
+type RunSummary struct {
+	Platform string
+	Tests    int
+	Statuses map[string]int
+}
+
+// Direction is one migration direction's differential coverage.
+type Direction struct {
+	Direction string // "linux->windows"
+	Lines     int    // lines executed on the target and not on the source
+	Regions   int
+	Files     int
+	Missing   bool // the diffcov step has no result (a run failed)
+}
+
+// StepCounts add up every build init made.
+type StepCounts struct{ Ran, Hit, Failed, Other int }
+
+func (c *StepCounts) add(s engine.Status) {
+	switch s {
+	case engine.StatusRan:
+		c.Ran++
+	case engine.StatusHit:
+		c.Hit++
+	case engine.StatusFailed:
+		c.Failed++
+	default:
+		c.Other++
+	}
+}
+
+// WriteSummary writes what a curator reads before the manifest.
+func (r *Result) WriteSummary(w io.Writer) {
+	fmt.Fprintf(w, "osbench init: %s (preset %q) from %s %s\n", r.Name, r.Preset, r.Source.Kind, r.Source.Value)
+	fmt.Fprintln(w, "first look, one run per platform:")
+	writeRuns(w, r.First)
+	if len(r.Skips) == 0 {
+		fmt.Fprintln(w, "no test fails, hangs or crashes on one platform only: no skip proposed")
+	} else {
+		fmt.Fprintln(w, "proposed skips — a first look: skipping changes the runs, review them:")
+		writeSkips(w, r.Skips)
+		if r.Again != nil {
+			fmt.Fprintln(w, "re-run with the skips applied:")
+			writeRuns(w, r.Again)
+			if len(r.StillOneSided) > 0 {
+				fmt.Fprintln(w, "still failing on one platform only after the skips (not added; add them if they hold):")
+				writeSkips(w, r.StillOneSided)
+			}
+		} else {
+			fmt.Fprintln(w, "not re-run with the skips: a build of the manifest runs those platforms' suites again")
+		}
+	}
+	fmt.Fprintln(w, "one-sided lines (executed on the target, not on the source):")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, d := range r.Directions {
+		switch {
+		case d.Missing:
+			fmt.Fprintf(tw, "  %s\tunknown (a run failed)\t→ not proposed\n", d.Direction)
+		case d.Lines == 0:
+			fmt.Fprintf(tw, "  %s\t0 lines\t→ not proposed\n", d.Direction)
+		default:
+			fmt.Fprintf(tw, "  %s\t%s in %s (%s)\t→ migrate\n", d.Direction, count(d.Lines, "line"), count(d.Regions, "region"), count(d.Files, "file"))
+		}
+	}
+	tw.Flush()
+	for _, p := range r.Problems {
+		fmt.Fprintln(w, "problem:", p)
+	}
+	switch {
+	case !r.Worth && r.Manifest == nil:
+		fmt.Fprintln(w, "not worth a manifest: no line runs on one platform only; nothing written (--force writes it anyway)")
+	case !r.Worth:
+		fmt.Fprintln(w, "not worth a manifest: no line runs on one platform only; written anyway (--force)")
+	}
+	fmt.Fprintf(w, "steps: %d ran, %d cached, %d failed\n", r.Steps.Ran, r.Steps.Hit, r.Steps.Failed)
+}
+
+func writeRuns(w io.Writer, runs []RunSummary) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range runs {
+		fmt.Fprintf(tw, "  %s\t%s: %s\n", r.Platform, count(r.Tests, "test"), statusCounts(r.Statuses))
+	}
+	tw.Flush()
+}
+
+func statusCounts(m map[string]int) string {
+	names := make([]string, 0, len(m))
+	for s := range m {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, s := range names {
+		parts[i] = fmt.Sprintf("%d %s", m[s], s)
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeSkips(w io.Writer, skips map[string][]Skip) {
+	platforms := make([]string, 0, len(skips))
+	for p := range skips {
+		platforms = append(platforms, p)
+	}
+	sort.Strings(platforms)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, p := range platforms {
+		for _, s := range skips[p] {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", p, s.Test, s.Reason)
+		}
+	}
+	tw.Flush()
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,213 @@
+package initmanifest
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/osbench/osbench/schemas"
+)
+
+// PlatformRun is one platform's complete test run as init reads it.
+type PlatformRun struct {
+	Platform string
+	Tests    []schemas.TestResult
+	// Log is the step's raw log, where the reasons are read.
+	Log []byte
+	// SkipStyle is the platform's test.skip_style: it says what name a
+	// skip entry takes ("go": the top-level test, since go test's -skip
+	// cannot name a subtest through the anchored list osbench builds).
+	SkipStyle string
+}
+
+// ProposeSkips proposes, per platform, the tests to leave out there:
+//   - every test that crashed (status error: a panic or a fatal error kills
+//     its whole package binary, erasing that package's coverage, so it is
+//     proposed whatever the other platform says);
+//   - tests that fail or time out on one platform and pass on the other.
+//
+// A test that fails on both platforms, or exists on one only, is left
+// alone: it simply never enters a label set. Build failures are not
+// proposed either, since no skip makes a package compile.
+func ProposeSkips(runs []PlatformRun) map[string][]Skip {
+	byPlatform := map[string]map[string]schemas.Status{}
+	for _, r := range runs {
+		m := map[string]schemas.Status{}
+		for _, t := range r.Tests {
+			m[t.ID] = t.Status
+		}
+		byPlatform[r.Platform] = m
+	}
+	out := map[string][]Skip{}
+	for _, r := range runs {
+		reasons := readReasons(r.Log)
+		panicked := panickingPackages(r.Tests, reasons)
+		var ids []string
+		for _, t := range r.Tests {
+			if proposed(t, r.Platform, byPlatform, panicked, reasons) {
+				ids = append(ids, t.ID)
+			}
+		}
+		sort.Strings(ids)
+		seen := map[string]int{} // skip name → index in list
+		var list []Skip
+		var ranks []int
+		for _, id := range ids {
+			name := skipName(id, r.SkipStyle)
+			if name == "" {
+				continue // a whole package crashed before its tests: no skip flag names it
+			}
+			reason, rank := reasonFor(id, byPlatform[r.Platform], r.Platform, otherPlatform(r.Platform, runs), reasons)
+			if i, ok := seen[name]; ok {
+				// A parent and its subtests share one entry; the most telling
+				// reason among them explains it.
+				if rank > ranks[i] {
+					list[i].Reason, ranks[i] = reason, rank
+				}
+				continue
+			}
+			seen[name] = len(list)
+			list = append(list, Skip{Test: name, Reason: reason})
+			ranks = append(ranks, rank)
+		}
+		if len(list) > 0 {
+			sort.Slice(list, func(i, j int) bool { return list[i].Test < list[j].Test })
+			out[r.Platform] = list
+		}
+	}
+	return out
+}
+
+func proposed(t schemas.TestResult, platform string, byPlatform map[string]map[string]schemas.Status, panicked map[string]bool, reasons map[string]testOutput) bool {
+	switch t.Status {
+	case schemas.StatusError:
+		// When the log names the tests that panicked, only those are the
+		// cause; the others of that package (parents, tests waiting in
+		// parallel) died with them and may well pass once it is skipped.
+		if panicked[packageOf(t.ID)] {
+			return reasons[t.ID].panic != "" || hasPanickingChild(t.ID, reasons)
+		}
+		return true
+	case schemas.StatusFail, schemas.StatusTimeout:
+		for p, m := range byPlatform {
+			if p != platform && m[t.ID] == schemas.StatusPass {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// panickingPackages are the packages (ID prefixes) in which the log shows
+// a test's own panic.
+func panickingPackages(tests []schemas.TestResult, reasons map[string]testOutput) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range tests {
+		if t.Status == schemas.StatusError && reasons[t.ID].panic != "" {
+			out[packageOf(t.ID)] = true
+		}
+	}
+	return out
+}
+
+func hasPanickingChild(id string, reasons map[string]testOutput) bool {
+	for other, o := range reasons {
+		if o.panic != "" && strings.HasPrefix(other, id+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// packageOf is the part of a test ID before its top-level test name (for
+// Go IDs; other IDs give their parent path, which groups the same way).
+func packageOf(id string) string {
+	parts := strings.Split(id, "/")
+	for i, p := range parts {
+		if i > 0 && isGoTestName(p) {
+			return strings.Join(parts[:i], "/")
+		}
+	}
+	return id[:max(strings.LastIndexByte(id, '/'), 0)]
+}
+
+// skipName is the entry a skip list takes for a test ID: the top-level
+// test for the go style ("" for a package-level result, which no -skip
+// names), else the ID's last element (what osbench's runners match, see
+// testrun's markSkipped).
+func skipName(id, style string) string {
+	parts := strings.Split(id, "/")
+	if style == "go" {
+		for i, p := range parts {
+			if i > 0 && isGoTestName(p) {
+				return p
+			}
+		}
+		return ""
+	}
+	return parts[len(parts)-1]
+}
+
+func isGoTestName(s string) bool {
+	for _, prefix := range []string{"Test", "Example", "Fuzz", "Benchmark"} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func otherPlatform(platform string, runs []PlatformRun) string {
+	for _, r := range runs {
+		if r.Platform != platform {
+			return r.Platform
+		}
+	}
+	return "the other platform"
+}
+
+// reasonFor is the comment of a skip entry, and how telling it is (a
+// panic's message over a failure's first line over a bare status).
+func reasonFor(id string, statuses map[string]schemas.Status, platform, other string, reasons map[string]testOutput) (string, int) {
+	st := statuses[id]
+	o, ok := reasons[id]
+	if !ok { // libtest's sections name the test without its binary
+		o = reasons[id[strings.LastIndexByte(id, '/')+1:]]
+	}
+	if o.first == "" {
+		// A Go parent says only "--- FAIL"; its first subtest with
+		// output says why.
+		o.first = descendantsFirst(id, statuses, reasons)
+	}
+	switch {
+	case st == schemas.StatusError && o.panic != "":
+		return "panicked: " + o.panic, 3
+	case st == schemas.StatusError:
+		return "crashed (the test binary died)" + suffix(o.first), 1
+	case st == schemas.StatusTimeout:
+		return "timed out on " + platform, 2
+	case o.first != "":
+		return o.first, 2
+	}
+	return "fails on " + platform + ", passes on " + other, 0
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+func descendantsFirst(id string, statuses map[string]schemas.Status, reasons map[string]testOutput) string {
+	var ids []string
+	for other, o := range reasons {
+		if o.first != "" && strings.HasPrefix(other, id+"/") && statuses[other] != schemas.StatusPass && statuses[other] != schemas.StatusSkip {
+			ids = append(ids, other)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	sort.Strings(ids)
+	return reasons[ids[0]].first
+}

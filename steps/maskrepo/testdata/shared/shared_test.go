@@ -1,0 +1,9 @@
+package shared
+
+import "testing"
+
+func TestSep(t *testing.T) {
+	if Sep() == "" {
+		t.Fatal("no separator")
+	}
+}

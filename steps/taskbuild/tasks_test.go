@@ -1,0 +1,74 @@
+package taskbuild
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/engine/enginetest"
+	"github.com/osbench/osbench/steps/taskpkg"
+)
+
+// A direction whose task step failed is an entry of the report with the
+// failure, and every other task is still written.
+func TestTasksSurviveAFailedDirection(t *testing.T) {
+	good := Outcome{InstanceID: "a__linux-to-windows", Repository: "a", Source: "linux", Target: "windows", Accepted: true,
+		Task: &taskpkg.Task{InstanceID: "a__linux-to-windows", Repo: "a", Repository: "a", Difficulty: "easy"}}
+	broken := &engine.Step{ID: "b/windows-to-linux/task", Kind: enginetest.FixtureKind,
+		Config: []engine.Field{{Name: "result", Value: "outcome.json"}}} // records nothing: fails
+	instances := []Instance{
+		{Step: "a/linux-to-windows/task", InstanceID: "a__linux-to-windows", Repository: "a", Source: "linux", Target: "windows"},
+		{Step: broken.ID, InstanceID: "b__windows-to-linux", Repository: "b", Source: "windows", Target: "linux"},
+	}
+	tasks := &engine.Step{ID: "tasks", Kind: TasksKind, Config: []engine.Field{{Name: "instances", Value: instances}}}
+	for n, inst := range instances {
+		tasks.Inputs = append(tasks.Inputs, engine.Input{Name: TaskInput(n), Step: inst.Step, Optional: true})
+	}
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGraph([]*engine.Step{enginetest.JSON(instances[0].Step, "outcome.json", good), broken, tasks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(c, engine.Options{Jobs: 2, KeepGoing: true})
+	rep, err := e.Build(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Step("tasks")
+	if res.Status != engine.StatusRan {
+		t.Fatalf("tasks step: %s %s %s", res.Status, res.Reason, res.Error)
+	}
+	a, err := e.Artifacts(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonl, _ := a.Bytes("tasks.jsonl")
+	if lines := strings.Count(string(jsonl), "\n"); lines != 1 || !strings.Contains(string(jsonl), `"a__linux-to-windows"`) {
+		t.Errorf("tasks.jsonl:\n%s\nwant a's task only", jsonl)
+	}
+	var report Report
+	if err := a.DecodeJSON("build-report.json", &report); err != nil {
+		t.Fatal(err)
+	}
+	if report.Tasks != 1 || report.Failed != 1 || len(report.Entries) != 2 {
+		t.Fatalf("report: %+v", report)
+	}
+	failed := report.Entries[1]
+	if failed.InstanceID != "b__windows-to-linux" || !strings.Contains(failed.Failed, broken.ID+" failed") || !strings.Contains(failed.Failed, "nothing to record") {
+		t.Errorf("failed entry: %+v", failed)
+	}
+	md, _ := a.Bytes("build-report.md")
+	if !strings.Contains(string(md), "1 directions failed to build") || !strings.Contains(string(md), "| b__windows-to-linux |") {
+		t.Errorf("build-report.md:\n%s", md)
+	}
+	b, _ := json.Marshal(report)
+	if !strings.Contains(string(b), `"failed":1`) {
+		t.Errorf("report JSON lacks the failed count: %s", b)
+	}
+}
