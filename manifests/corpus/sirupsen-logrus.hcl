@@ -12,7 +12,9 @@ repository "sirupsen-logrus" {
   platform "windows" {
     test {
       # runtime.Caller gives the Linux build path, os.Getwd() the Z:\ path, under Wine.
-      skip = ["TestNestedLoggingReportsCorrectCaller"]
+      # TestCallerReportingOverhead wants 5000 log calls within a second, which a
+      # loaded machine under Wine does not always give: it passed and failed by turns.
+      skip = ["TestNestedLoggingReportsCorrectCaller", "TestCallerReportingOverhead"]
     }
   }
 }
