@@ -198,12 +198,7 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	}
 	k, _ := LookupKind(s.Kind)
 	start := e.now()
-	rc, err := e.newRunContext(s, inputs)
-	if err == nil {
-		err = runKind(ctx, k, rc)
-		os.RemoveAll(rc.WorkDir)
-		makeRemovable(rc.WorkDir)
-	}
+	rc, err := e.runOnce(ctx, k, s, inputs)
 	res.Duration = e.now().Sub(start)
 	switch {
 	case err == nil:
@@ -261,6 +256,19 @@ func (e *Engine) noteServed(runID string, s *Step, res *StepResult, rec *cache.A
 	if err := e.hist.append(s.ID, entry); err != nil {
 		e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not record history")
 	}
+}
+
+// runOnce runs k for s in a fresh work dir, removed afterwards; the run
+// context holds what the run recorded.
+func (e *Engine) runOnce(ctx context.Context, k Kind, s *Step, inputs map[string]*cache.ActionRecord) (*RunContext, error) {
+	rc, err := e.newRunContext(s, inputs)
+	if err != nil {
+		return nil, err
+	}
+	err = runKind(ctx, k, rc)
+	os.RemoveAll(rc.WorkDir)
+	makeRemovable(rc.WorkDir)
+	return rc, err
 }
 
 // runKind calls k.Run, turning a panic in a step into an error so one bad

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -40,12 +39,7 @@ func (e *Engine) sampled(k cache.Digest) bool {
 // verifyHit reruns a hit and says how its results compare with rec's.
 func (e *Engine) verifyHit(ctx context.Context, s *Step, inputs map[string]*cache.ActionRecord, res *StepResult, rec *cache.ActionRecord) {
 	k, _ := LookupKind(s.Kind)
-	rc, err := e.newRunContext(s, inputs)
-	if err == nil {
-		err = runKind(ctx, k, rc)
-		os.RemoveAll(rc.WorkDir)
-		makeRemovable(rc.WorkDir)
-	}
+	rc, err := e.runOnce(ctx, k, s, inputs)
 	if err != nil {
 		res.Verify = VerifyRerunFailed + ": " + firstLine(err.Error())
 		return

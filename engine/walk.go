@@ -262,19 +262,14 @@ func skipReason(id string, res *StepResult) string {
 		return res.Reason
 	}
 	why := fmt.Sprintf("input %s %s", id, res.Status)
-	if detail := firstLine(firstNonEmpty(res.Error, res.Reason)); detail != "" {
+	detail := res.Error
+	if detail == "" {
+		detail = res.Reason
+	}
+	if detail = firstLine(detail); detail != "" {
 		why += ": " + detail
 	}
 	return why
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 func (e *Engine) poolFull(pool string, used int) bool {

@@ -93,7 +93,7 @@ func crateChecksum(ctx context.Context, name, version string) (string, error) {
 		if json.Unmarshal(sc.Bytes(), &entry) != nil || entry.Vers != version {
 			continue
 		}
-		if !sha256Hex(entry.Cksum) {
+		if !cache.Digest(entry.Cksum).Valid() {
 			return "", fmt.Errorf("crate %s@%s: the index gives no usable checksum (%q)", name, version, entry.Cksum)
 		}
 		return entry.Cksum, nil
@@ -157,18 +157,6 @@ func cargoCommand() string {
 		return "/usr/bin/cargo"
 	}
 	return "cargo"
-}
-
-func sha256Hex(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 func envOr(name, fallback string) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -252,7 +253,7 @@ func parseDSC(b []byte) (*dscFile, error) {
 					return nil, fmt.Errorf("bad Checksums-Sha256 line %q", line)
 				}
 				size, err := strconv.ParseInt(parts[1], 10, 64)
-				if err != nil || !sha256Hex(parts[0]) || strings.ContainsAny(parts[2], "/\\") {
+				if err != nil || !cache.Digest(parts[0]).Valid() || strings.ContainsAny(parts[2], "/\\") {
 					return nil, fmt.Errorf("bad Checksums-Sha256 line %q", line)
 				}
 				d.files = append(d.files, dscEntry{sha256: parts[0], size: size, name: parts[2]})

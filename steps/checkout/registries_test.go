@@ -168,7 +168,7 @@ func TestCrateSource(t *testing.T) {
 		t.Fatalf("%s %s", first.res.Status, first.res.Error)
 	}
 	real := first.prov.SHA256
-	if !sha256Hex(real) {
+	if !cache.Digest(real).Valid() {
 		t.Fatalf("provenance sha256 = %q", real)
 	}
 	good["sha256"] = real
@@ -234,7 +234,7 @@ func TestArchiveSource(t *testing.T) {
 	url := "http://" + l.Addr().String() + "/dl/lib-1.0.tar.gz"
 	sha := string(cache.Sum(archive))
 	sha = strings.TrimPrefix(sha, "sha256:")
-	if !sha256Hex(sha) {
+	if !cache.Digest(sha).Valid() {
 		t.Fatalf("cache.Sum gave %q", sha)
 	}
 	const wrong = "1111111111111111111111111111111111111111111111111111111111111111"
