@@ -361,3 +361,31 @@ func (c *Cache) pushBlob(ctx context.Context, d Digest) error {
 	c.remote.bad.Delete(d)
 	return nil
 }
+
+// PushAll uploads every successful local record and what it reaches (the
+// seeding of a new remote from a machine that built without one). Unlike
+// Push it stops at the first remote failure and returns it: the operator
+// asked for this upload and must know it did not happen.
+func (c *Cache) PushAll(ctx context.Context) (records int, err error) {
+	if c.remote == nil {
+		return 0, fmt.Errorf("no remote cache attached")
+	}
+	if c.remote.opt.ReadOnly {
+		return 0, fmt.Errorf("the remote cache is read-only")
+	}
+	err = c.walkEntries("ac", func(p string, fi fs.FileInfo) error {
+		rec, err := readRecordFile(p)
+		if err != nil || rec.Failed || !c.hasAll(rec) {
+			return nil // a broken, failed or incomplete record stays local
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := c.push(ctx, rec); err != nil {
+			return fmt.Errorf("push %s (%s): %w", rec.Key.Short(), rec.Step, err)
+		}
+		records++
+		return nil
+	})
+	return records, err
+}

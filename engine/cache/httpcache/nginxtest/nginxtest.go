@@ -9,8 +9,10 @@ package nginxtest
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +38,9 @@ type Server struct {
 	Root      string // the data directory: Root/cas/<hex>, Root/ac/<hex>
 	AccessLog string
 	cmd       *exec.Cmd
+	exited    chan error
+	stopped   bool
+	syncs     int
 }
 
 const confTemplate = `daemon off;
@@ -71,80 +76,112 @@ http {
 // (absent, installable: the machine is not set up).
 func Binary(t testing.TB) string {
 	t.Helper()
-	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	out, err := exec.Command("apt-cache", "policy", "nginx-core").Output()
-	if err == nil && strings.Contains(string(out), "Candidate:") && !strings.Contains(string(out), "Candidate: (none)") {
+	bin, installable := find()
+	switch {
+	case bin != "":
+		return bin
+	case installable:
 		t.Fatalf("nginx is not installed but apt can install it: run scripts/deps.sh (make test does), or apt-get install nginx-core")
 	}
 	t.Skip("nginx is not installed and apt cannot install nginx-core here; skipping the remote-cache tests against nginx")
 	return ""
 }
 
+// find returns nginx's path, or whether apt could install it.
+func find() (bin string, installable bool) {
+	for _, p := range []string{"nginx", "/usr/sbin/nginx"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path, false
+		}
+	}
+	out, err := exec.Command("apt-cache", "policy", "nginx-core").Output()
+	return "", err == nil && strings.Contains(string(out), "Candidate:") && !strings.Contains(string(out), "Candidate: (none)")
+}
+
+// ErrAbsent is Launch's error when nginx is not installed.
+var ErrAbsent = errors.New("nginx is not installed (scripts/deps.sh installs nginx-core)")
+
 // Start runs nginx until t ends.
 func Start(t testing.TB, opt Options) *Server {
 	t.Helper()
-	bin := Binary(t)
-	dir := t.TempDir()
+	Binary(t)
+	s, err := Launch(t.TempDir(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Launch runs nginx with its config, data and logs under dir until Stop.
+func Launch(dir string, opt Options) (*Server, error) {
+	bin, _ := find()
+	if bin == "" {
+		return nil, ErrAbsent
+	}
 	data := filepath.Join(dir, "data")
 	for _, d := range []string{data, filepath.Join(dir, "tmp")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	port, err := freePort()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	conf := filepath.Join(dir, "nginx.conf")
 	f, err := os.Create(conf)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	err = template.Must(template.New("conf").Parse(confTemplate)).Execute(f, map[string]any{
 		"Dir": dir, "Data": data, "Port": port, "Token": opt.Token, "ReadOnly": opt.ReadOnly, "Root": os.Geteuid() == 0,
 	})
 	f.Close()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start nginx: %v", err)
+		return nil, fmt.Errorf("start nginx: %v", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Root: data, AccessLog: filepath.Join(dir, "access.log"), cmd: cmd}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-		}
-	})
+	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), Root: data, AccessLog: filepath.Join(dir, "access.log"), cmd: cmd, exited: exited}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
 		if err == nil {
 			c.Close()
-			return s
+			return s, nil
 		}
 		select {
 		case err := <-exited:
 			log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			t.Fatalf("nginx exited at start (%v): %s", err, log)
+			return nil, fmt.Errorf("nginx exited at start (%v): %s", err, log)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("nginx did not listen on port %d within 20s", port)
+			s.Stop()
+			return nil, fmt.Errorf("nginx did not listen on port %d within 20s", port)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Stop ends nginx (quickly: SIGINT, then SIGKILL after 10s).
+func (s *Server) Stop() {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-s.exited:
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.exited
 	}
 }
 
@@ -157,16 +194,62 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// Requests returns the method and path of every request in the access log
-// so far ("PUT /cas/ab…"), with the status ("PUT /cas/ab… 201").
+// Requests returns the method, path and status of every request in the
+// access log so far ("PUT /cas/ab… 201").
 func (s *Server) Requests(t testing.TB) []string {
 	t.Helper()
-	f, err := os.Open(s.AccessLog)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	reqs, err := s.ReadRequests()
 	if err != nil {
 		t.Fatal(err)
+	}
+	return reqs
+}
+
+// ReadRequests is Requests for callers without a testing.TB. nginx logs a
+// request just after answering it, so it first sends a request of its own
+// and waits for its line: nginx's one process has then logged every request
+// answered before.
+func (s *Server) ReadRequests() ([]string, error) {
+	s.syncs++
+	marker := fmt.Sprintf("/osbench-log-sync-%d", s.syncs)
+	if resp, err := http.Head(s.URL + marker); err == nil {
+		resp.Body.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		reqs, err := s.readLog()
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range reqs {
+			if strings.HasPrefix(r, "HEAD "+marker+" ") {
+				return dropSyncs(reqs[:i]), nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("nginx did not log %s within 5s", marker)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func dropSyncs(reqs []string) []string {
+	out := reqs[:0:0]
+	for _, r := range reqs {
+		if !strings.Contains(r, " /osbench-log-sync-") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (s *Server) readLog() ([]string, error) {
+	f, err := os.Open(s.AccessLog)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	var out []string
@@ -185,7 +268,7 @@ func (s *Server) Requests(t testing.TB) []string {
 			out = append(out, req[0]+" "+req[1]+" "+rest[0])
 		}
 	}
-	return out
+	return out, sc.Err()
 }
 
 // BlobPath is where the server keeps blob hex (to damage it behind the
