@@ -155,11 +155,14 @@ func (h *harness) killSeries(sc scenario, n int, rng *rand.Rand) (*killFigures, 
 				fig.problem(i, delay, "exports differ from the clean run's beyond clean-vs-clean noise: %s", headList(extra, 4))
 			}
 		}
-		if clean, corrupt, dropped, detail := h.rn.verifyClean(cache); clean {
+		clean, corrupt, dropped, detail := h.rn.verifyClean(cache)
+		if clean {
 			fig.VerifyClean++
 		} else {
 			fig.problem(i, delay, "cache verify: %d corrupt, %d records dropped (%s)", corrupt, dropped, detail)
 		}
+		fmt.Fprintf(h.log, "  %s trial %d/%d: kill at %s (killed: %v), rerun %s, %d steps cached; verify clean: %v\n",
+			sc.name, i, n, delay.Round(time.Millisecond), first.Killed, rerun.Wall.Round(time.Millisecond), cached, clean)
 	}
 	os.RemoveAll(cache)
 	os.RemoveAll(out)

@@ -58,7 +58,7 @@ func main() {
 	flag.IntVar(&cfg.GCTrials, "gc-trials", 25, "kill -9 trials of cache gc")
 	flag.IntVar(&cfg.EvalTrials, "eval-trials", 20, "kill -9 trials of eval")
 	flag.IntVar(&cfg.ExampleTrials, "example-trials", 3, "kill -9 trials of a build of the bundled examples")
-	flag.StringVar(&examples, "examples", "lineend,cpath", "the bundled examples those trials build (names under manifests/examples)")
+	flag.StringVar(&examples, "examples", "fsapi,pathsep", "the bundled examples those trials build (names under manifests/examples; the Go ones are the quick ones)")
 	flag.StringVar(&cfg.ExampleState, "example-state", defaultExampleState(), "cache dir whose state/ the example runs share (kept between runs: toolchains, GOCACHE, Wine prefixes)")
 	flag.StringVar(&conc, "concurrency", "2,3,4", "numbers of concurrent builds on one cache")
 	flag.StringVar(&outBytes, "output", "1G", "output of the big-output test (K, M, G: powers of 1024)")
@@ -141,7 +141,7 @@ func run(cfg config, log io.Writer) (*report, error) {
 		}
 	}
 	h := &harness{cfg: cfg, rn: runner{bin: cfg.Bin, dir: scratch}, scratch: scratch, log: log, refs: map[string]*reference{}}
-	rep := &report{Seed: cfg.Seed, Jobs: cfg.Jobs, Repos: cfg.Repos}
+	rep := &report{Seed: cfg.Seed, Jobs: cfg.Jobs, Repos: cfg.Repos, LoadStart: loadAverage()}
 	rng := rand.New(rand.NewSource(cfg.Seed))
 	fmt.Fprintf(log, "seed %d, -j %d, synthetic corpus of %d repositories\n", cfg.Seed, cfg.Jobs, cfg.Repos)
 
@@ -239,6 +239,7 @@ func run(cfg config, log io.Writer) (*report, error) {
 		return nil, err
 	}
 	rep.Wall = time.Since(start)
+	rep.LoadEnd = loadAverage()
 	return rep, nil
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -17,10 +19,13 @@ type report struct {
 	Big        *bigFigures
 	Escapes    *escapeFigures
 	Wall       time.Duration
+	// Load is /proc/loadavg's 1-minute figure at the start and the end:
+	// the wall times above mean little without it on a shared machine.
+	LoadStart, LoadEnd string
 }
 
 func (r *report) print(w io.Writer) {
-	fmt.Fprintf(w, "\nosbench reliability — seed %d (rerun with -seed %d), -j %d, synthetic corpus %d repositories, %s\n", r.Seed, r.Seed, r.Jobs, r.Repos, r.Wall.Round(time.Second))
+	fmt.Fprintf(w, "\nosbench reliability — seed %d (rerun with -seed %d), -j %d, synthetic corpus %d repositories, %s (load average %s at the start, %s at the end)\n", r.Seed, r.Seed, r.Jobs, r.Repos, r.Wall.Round(time.Second), r.LoadStart, r.LoadEnd)
 
 	if len(r.Kills) > 0 {
 		fmt.Fprintln(w, "\nkill -9 at a random point, then rerun")
@@ -91,4 +96,13 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// loadAverage is the 1-minute load average, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
