@@ -53,6 +53,9 @@ type scenario struct {
 	// after runs once the rerun completed, before the exports are compared
 	// (the build after a gc); nil for nothing.
 	after func(cache, out string) []string
+	// baseline, when set, is the exports of a clean run made already,
+	// which stands in for the second clean run.
+	baseline string
 }
 
 // cleanReference runs the scenario twice from scratch, once per harness
@@ -62,8 +65,18 @@ func (h *harness) cleanReference(sc scenario) (*reference, error) {
 		return ref, nil
 	}
 	var ref reference
-	var snaps []map[string][]byte
-	for i := 0; i < 2; i++ {
+	// second is the other clean run's exports: the baseline's, or a second
+	// run's.
+	var second map[string][]byte
+	runs := 2
+	if sc.baseline != "" {
+		s, err := snapshot(sc.baseline)
+		if err != nil {
+			return nil, err
+		}
+		second, runs = s, 1
+	}
+	for i := 0; i < runs; i++ {
 		cache := filepath.Join(h.scratch, fmt.Sprintf("%s-ref%d-cache", sc.name, i))
 		out := filepath.Join(h.scratch, fmt.Sprintf("%s-ref%d-out", sc.name, i))
 		os.RemoveAll(cache)
@@ -80,21 +93,19 @@ func (h *harness) cleanReference(sc scenario) (*reference, error) {
 				return nil, fmt.Errorf("%s: clean run %d, then: %s", sc.name, i+1, a.brief())
 			}
 		}
-		if i == 0 {
-			ref.out, ref.wall = out, r.Wall
-		}
 		s, err := snapshot(out)
 		if err != nil {
 			return nil, err
 		}
-		snaps = append(snaps, s)
 		os.RemoveAll(cache)
-		if i == 1 {
+		if i == 0 {
+			ref.out, ref.wall, ref.snap = out, r.Wall, s
+		} else {
+			second = s
 			os.RemoveAll(out)
 		}
 	}
-	ref.snap = snaps[0]
-	ref.noise = diffPaths(snaps[0], snaps[1])
+	ref.noise = diffPaths(ref.snap, second)
 	h.refs[sc.name] = &ref
 	return &ref, nil
 }

@@ -53,7 +53,7 @@ func main() {
 	var conc, examples, outBytes string
 	flag.Int64Var(&cfg.Seed, "seed", 0, "seed of the kill points (0: from the clock; printed either way)")
 	flag.IntVar(&cfg.Jobs, "j", 2, "-j of every osbench run")
-	flag.IntVar(&cfg.Repos, "repos", 6, "repositories in the synthetic corpus")
+	flag.IntVar(&cfg.Repos, "repos", 3, "repositories in the synthetic corpus")
 	flag.IntVar(&cfg.BuildTrials, "build-trials", 50, "kill -9 trials of a build of the synthetic corpus")
 	flag.IntVar(&cfg.GCTrials, "gc-trials", 25, "kill -9 trials of cache gc")
 	flag.IntVar(&cfg.EvalTrials, "eval-trials", 20, "kill -9 trials of eval")

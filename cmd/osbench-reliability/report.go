@@ -43,7 +43,8 @@ func (r *report) print(w io.Writer) {
 				fmt.Fprintf(w, "  %s: %s\n", f.Name, p)
 			}
 		}
-		fmt.Fprintln(w, "  (identical: every exported file equal to the clean run's, wall-clock durations in build-steps.json and logs aside)")
+		fmt.Fprintln(w, "  (identical: every exported file equal to the clean run's, wall-clock durations in build-steps.json, logs and log digests aside;")
+		fmt.Fprintln(w, "   beyond clean-vs-clean: the same, ignoring the files listed above that differ between two clean runs as well)")
 	}
 
 	if len(r.Concurrent) > 0 {
