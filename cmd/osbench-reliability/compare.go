@@ -14,8 +14,12 @@ import (
 // Two builds of the same inputs record different wall-clock durations by
 // design: build-steps.json (each step's duration_ns, the run id) and the
 // marker line every run log ends with ("[osbench: exit 0, timed out false,
-// 12ms]"), and so an evaluation report's log digests. The comparison
-// blanks those and nothing else, so any other difference counts.
+// 12ms]"), and so an evaluation report's log digests. build-steps.json also
+// says how this build came by each result — ran it or was served it from
+// the cache, and why — which depends on what the cache held (a gc killed
+// halfway keeps another set than one that finished), not on the result.
+// The comparison blanks those and nothing else: keys, output digests,
+// labels and every other file count.
 var logDuration = regexp.MustCompile(`(\[osbench: (?:build )?exit -?\d+, timed out \w+, )[^\]\n]*\]`)
 
 // normalize returns the bytes of an exported file with its wall-clock
@@ -29,7 +33,8 @@ func normalize(rel string, b []byte) []byte {
 		if json.Unmarshal(b, &v) != nil {
 			return b
 		}
-		dropKeys(v, "run", "duration_ns")
+		dropKeys(v, "run", "duration_ns", "reason")
+		hitAsRan(v)
 		out, _ := json.Marshal(v)
 		return out
 	case filepath.Base(rel) == "report.json":
@@ -45,6 +50,21 @@ func normalize(rel string, b []byte) []byte {
 		return out
 	}
 	return b
+}
+
+// hitAsRan makes the steps' "hit" status read "ran": either way the step's
+// result is there; "failed", "skipped" and the rest stay.
+func hitAsRan(v any) {
+	doc, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	steps, _ := doc["steps"].([]any)
+	for _, s := range steps {
+		if m, ok := s.(map[string]any); ok && m["status"] == "hit" {
+			m["status"] = "ran"
+		}
+	}
 }
 
 func dropLogDigests(v any) {

@@ -88,6 +88,8 @@ func TestNormalizeBlanksWallClockOnly(t *testing.T) {
 		{"log text differs", "x.log", "a\n", "b\n", false},
 		{"build-steps durations and run", "build-steps.json", `{"run":"a","steps":[{"id":"s","duration_ns":1}],"duration_ns":5}`, `{"run":"b","steps":[{"id":"s","duration_ns":2}],"duration_ns":6}`, true},
 		{"build-steps status", "build-steps.json", `{"steps":[{"id":"s","status":"ran"}]}`, `{"steps":[{"id":"s","status":"failed"}]}`, false},
+		{"build-steps ran or served", "build-steps.json", `{"steps":[{"id":"s","status":"ran","reason":"no previous run","key":"k"}]}`, `{"steps":[{"id":"s","status":"hit","key":"k"}]}`, true},
+		{"build-steps output digest", "build-steps.json", `{"steps":[{"id":"s","output_digest":"a"}]}`, `{"steps":[{"id":"s","output_digest":"b"}]}`, false},
 		{"report log digest", "m/i/report.json", `{"stage_i":{"passed":true,"log":{"path":"logs/linux.log","digest":"sha256:aa"}}}`, `{"stage_i":{"passed":true,"log":{"path":"logs/linux.log","digest":"sha256:bb"}}}`, true},
 		{"report verdict", "m/i/report.json", `{"stage_i":{"passed":true}}`, `{"stage_i":{"passed":false}}`, false},
 		{"report other digest", "m/i/report.json", `{"patch":{"path":"p.diff","digest":"sha256:aa"}}`, `{"patch":{"path":"p.diff","digest":"sha256:bb"}}`, false},
