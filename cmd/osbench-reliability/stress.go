@@ -76,14 +76,17 @@ type escapeFigures struct {
 
 // The escapee only sleeps, in a shell loop, so its command line (sh and
 // the script's name, which carries the marker) stays the same all its
-// life; it first writes its pid where the harness counts starts.
+// life; it first writes its pid where the harness counts starts, then lets
+// go of the test's output unless told to keep it.
 const escapeeScript = `echo $$ >> %[1]s
+[ "$1" = keep-output ] || exec >/dev/null 2>&1 </dev/null
 i=0
 while [ $i -lt %[2]d ]; do sleep 1; i=$((i+1)); done
 `
 
-// escapeStyles launch the escapee ($ESC: "sh esc-….sh" with its output
-// sent to /dev/null unless the style keeps it) in the ways tests do.
+// escapeStyles launch the escapee ($ESC: "sh esc-….sh", which sends its
+// output to /dev/null; $ESCOUT keeps the test's stdout open) in the ways
+// tests do.
 var escapeStyles = []struct{ name, launch string }{
 	{"background child", "$ESC &"},
 	{"setsid", "setsid $ESC &"},
@@ -91,10 +94,11 @@ var escapeStyles = []struct{ name, launch string }{
 	{"ignores SIGTERM", "( trap '' TERM HUP INT; exec $ESC ) &"},
 	{"setsid + double fork + ignores SIGTERM", "setsid sh -c \"trap '' TERM HUP INT; $ESC &\" &"},
 	{"background, keeps stdout open", "$ESCOUT &"},
+	{"setsid, keeps stdout open", "setsid $ESCOUT &"},
 }
 
-const escapeRunScript = `ESC='sh %[1]s >/dev/null 2>&1 </dev/null'
-ESCOUT='sh %[1]s'
+const escapeRunScript = `ESC='sh %[1]s'
+ESCOUT='sh %[1]s keep-output'
 %[2]s
 sleep 1
 %[3]s
