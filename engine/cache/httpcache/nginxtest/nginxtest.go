@@ -107,6 +107,13 @@ func find() (bin string, installable bool) {
 	return "", err == nil && strings.Contains(string(out), "Candidate:") && !strings.Contains(string(out), "Candidate: (none)")
 }
 
+// Installed reports whether nginx is installed, and if not whether apt
+// could install it (then a test must fail, not skip).
+func Installed() (ok, installable bool) {
+	bin, installable := find()
+	return bin != "", installable
+}
+
 // ErrAbsent is Launch's error when nginx is not installed.
 var ErrAbsent = errors.New("nginx is not installed (scripts/deps.sh installs nginx-core)")
 
