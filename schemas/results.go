@@ -76,3 +76,16 @@ type Coverage struct {
 	Format     string         `json:"format"`
 	Files      []FileCoverage `json:"files"`
 }
+
+// PlatformEvidence is what a task records of its complete runs on one
+// platform, for the evaluation to hold a patched run to: the digest of the
+// test definitions, and the required tests whose runner artifacts showed
+// them running in every complete run.
+type PlatformEvidence struct {
+	// Definitions is TestDefinitions.Digest of the complete runs; "" when
+	// the runner has no listing osbench reads.
+	Definitions string `json:"test_definitions,omitempty"`
+	// Ran are the required tests (sorted) that an evaluated run must also
+	// show evidence for; a pass without it is not a pass.
+	Ran []string `json:"ran"`
+}

@@ -87,7 +87,10 @@ func (taskKind) Name() string { return Kind }
 
 // Version 2: tasks name their upstream project and pin. Version 3: the
 // masked run's class (quiet, crash, hang); difficulty weighs patch hunks.
-func (taskKind) Version() string { return "3" }
+//
+// Version 4: tasks record the evidence of their complete runs (test
+// definitions, evidenced tests).
+func (taskKind) Version() string { return "4" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -179,6 +182,10 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Regions: out.Mask.Regions, Environment: cfg.Environment,
 			CreatedBy: taskpkg.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
 			MaskedRun: out.MaskedRun,
+			Evidence: map[string]schemas.PlatformEvidence{
+				cfg.Target: platformEvidence(in.TargetComplete, out.Labels.FailToPass, out.Labels.PassToPass),
+				cfg.Source: platformEvidence(in.SourceComplete, out.Labels.PassOnSource),
+			},
 		}
 		// The task's workspace: the masked repository with its one commit.
 		if err := rc.PutTree("repo", repo, nil); err != nil {
