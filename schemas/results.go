@@ -28,12 +28,12 @@ const (
 )
 
 // TestDefinitions are what counts as a test in a run, as the runner lists
-// them (CTest's --show-only=json-v1, the Go test functions of the restored
-// test files): names, commands and properties with the work dir replaced by
+// them (CTest's --show-only=json-v1, cargo's targets with their harness
+// settings, the Go test functions of the restored test files): names, commands and properties with the work dir replaced by
 // a stable token. Recorded in the task from the complete run, and compared
 // at evaluation: a patch may change build files, not what a test runs.
 type TestDefinitions struct {
-	Runner string           `json:"runner"` // "ctest" | "go"
+	Runner string           `json:"runner"` // "ctest" | "go" | "cargo"
 	Digest string           `json:"digest"` // "sha256:<hex>" of the canonical JSON of Tests
 	Tests  []TestDefinition `json:"tests"`
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/schemas"
@@ -68,6 +69,9 @@ func collectEvidence(r evidenceRun, results []schemas.TestResult) (collected, er
 		}
 		out.results = cEvidence(results, out.definitions, r.coverage)
 	case "rust":
+		if out.definitions, err = listCargo(r); err != nil {
+			return out, err
+		}
 		out.results = rustEvidence(results, r.coverage)
 	}
 	for _, t := range out.results {
@@ -85,19 +89,41 @@ func listCTest(r evidenceRun) (*schemas.TestDefinitions, error) {
 	if st, err := os.Lstat(filepath.Join(r.repo, CTestBuildDir, "CTestTestfile.cmake")); err != nil || !st.Mode().IsRegular() {
 		return nil, nil
 	}
+	return listDefinitions(r, "ctest", ctestListArgv, ctestDefinitions)
+}
+
+// listCargo asks cargo for the packages' targets: nil when the repository
+// has no Cargo.toml at its root.
+func listCargo(r evidenceRun) (*schemas.TestDefinitions, error) {
+	if st, err := os.Lstat(filepath.Join(r.repo, "Cargo.toml")); err != nil || !st.Mode().IsRegular() {
+		return nil, nil
+	}
+	return listDefinitions(r, "cargo", cargoMetadataArgv, cargoDefinitions)
+}
+
+// unlisted are the definitions of a listing that failed: a digest no
+// listing has, so a run whose listing fails where the task's did not is not
+// graded, and two failed listings agree.
+func unlisted(runner string) *schemas.TestDefinitions {
+	return &schemas.TestDefinitions{Runner: runner, Digest: "sha256:" + strings.Repeat("0", 64), Tests: []schemas.TestDefinition{}}
+}
+
+// listDefinitions runs a runner's listing in the run's environment and
+// parses what it printed.
+func listDefinitions(r evidenceRun, runner string, argv []string, parse func([]byte, string) (*schemas.TestDefinitions, error)) (*schemas.TestDefinitions, error) {
 	var buf cappedBuffer
-	res, err := r.list(ctestListArgv, &buf)
+	res, err := r.list(argv, &buf)
 	if err != nil {
 		return nil, err
 	}
 	if res.ExitCode != 0 || res.TimedOut || buf.over {
-		fmt.Fprintf(r.log, "[osbench: ctest listing failed: exit %d, timed out %v, over %d bytes %v: no test definitions]\n", res.ExitCode, res.TimedOut, maxListing, buf.over)
-		return &schemas.TestDefinitions{Runner: "ctest", Digest: "sha256:" + fmt.Sprintf("%064x", 0), Tests: []schemas.TestDefinition{}}, nil
+		fmt.Fprintf(r.log, "[osbench: %s listing failed: exit %d, timed out %v, over %d bytes %v: no test definitions]\n", runner, res.ExitCode, res.TimedOut, maxListing, buf.over)
+		return unlisted(runner), nil
 	}
-	defs, err := ctestDefinitions(buf.Bytes(), r.repo)
+	defs, err := parse(buf.Bytes(), r.repo)
 	if err != nil {
 		fmt.Fprintf(r.log, "[osbench: %v: no test definitions]\n", err)
-		return &schemas.TestDefinitions{Runner: "ctest", Digest: "sha256:" + fmt.Sprintf("%064x", 0), Tests: []schemas.TestDefinition{}}, nil
+		return unlisted(runner), nil
 	}
 	return defs, nil
 }

@@ -100,9 +100,23 @@ type goRecord struct {
 // good is a binary that ran its tests to the end and exited 0.
 func (r goRecord) good() bool { return r.profile == "written" && r.status == "0" }
 
+// rank orders records of one directory: a binary that did not finish
+// outweighs one that did, which outweighs a program run without a profile
+// (go run, which GOFLAGS sends through the launcher too).
+func (r goRecord) rank() int {
+	switch {
+	case r.profile == "none":
+		return 0
+	case r.good():
+		return 1
+	}
+	return 2
+}
+
 // readGoRecords reads the launcher's records, by package directory
-// relative to the repository ("." for the root). A package run more than
-// once (it never is by one go test) keeps its worst record.
+// relative to the repository ("." for the root). A directory with more
+// than one record (one go test runs each package's binary once) keeps the
+// one that ranks highest.
 func readGoRecords(records, repo string) (map[string]goRecord, error) {
 	entries, err := os.ReadDir(records)
 	if err != nil {
@@ -129,7 +143,7 @@ func readGoRecords(records, repo string) (map[string]goRecord, error) {
 			}
 			rel = filepath.ToSlash(rel)
 			r := goRecord{status: f[1], profile: f[2]}
-			if old, ok := out[rel]; ok && !old.good() {
+			if old, ok := out[rel]; ok && old.rank() >= r.rank() {
 				continue
 			}
 			out[rel] = r

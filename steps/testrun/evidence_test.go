@@ -217,3 +217,48 @@ func TestManglesPath(t *testing.T) {
 		t.Errorf("rust evidence = %+v", got)
 	}
 }
+
+// TestCargoDefinitions lists the fixture crate's targets with the real
+// cargo: a harness = false on its test target changes the definitions, a
+// comment does not.
+func TestCargoDefinitions(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("no cargo")
+	}
+	list := func(edit string) *schemas.TestDefinitions {
+		t.Helper()
+		repo := filepath.Join(t.TempDir(), "rsplat")
+		if out, err := exec.Command("cp", "-a", fixture("rsplat"), repo).CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		toml := filepath.Join(repo, "Cargo.toml")
+		b, err := os.ReadFile(toml)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(toml, append(b, edit...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(cargoMetadataArgv[0], cargoMetadataArgv[1:]...)
+		cmd.Dir = repo
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("cargo metadata: %v", err)
+		}
+		defs, err := cargoDefinitions(out, repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return defs
+	}
+	plain := list("")
+	if len(plain.Tests) != 2 || plain.Tests[1].Name != "rsplat/test/platform" || plain.Tests[1].Command[0] != "tests/platform.rs" || plain.Tests[1].Properties["harness"] != "true" {
+		t.Fatalf("definitions = %+v", plain.Tests)
+	}
+	if c := list("\n# a comment\n"); c.Digest != plain.Digest {
+		t.Errorf("a comment in Cargo.toml changed the definitions: %+v", c.Tests)
+	}
+	if h := list("\n[[test]]\nname = \"platform\"\nharness = false\n"); h.Digest == plain.Digest || h.Tests[1].Properties["harness"] != "false" {
+		t.Errorf("harness = false kept the definitions: %+v", h.Tests)
+	}
+}

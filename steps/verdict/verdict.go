@@ -135,9 +135,11 @@ func Judge(cfg Config, applied schemas.ApplyResult, target, source *schemas.Test
 func Stage(platform string, run *schemas.TestResults, required map[string][]string) schemas.StageResult {
 	st := schemas.StageResult{Platform: platform, Ran: run != nil, Tests: []schemas.LabeledTest{}, Failing: []string{}}
 	status := map[string]schemas.Status{}
+	reason := map[string]string{}
 	if run != nil {
 		for _, t := range run.Tests {
 			status[t.ID] = t.Status
+			reason[t.ID] = t.Reason
 		}
 	}
 	labels := make([]string, 0, len(required))
@@ -153,7 +155,7 @@ func Stage(platform string, run *schemas.TestResults, required map[string][]stri
 			if !ok {
 				s = schemas.StatusMissing
 			}
-			st.Tests = append(st.Tests, schemas.LabeledTest{ID: id, Label: label, Status: s})
+			st.Tests = append(st.Tests, schemas.LabeledTest{ID: id, Label: label, Status: s, Reason: reason[id]})
 			if !s.Passes() {
 				st.Failing = append(st.Failing, id)
 			}
