@@ -48,7 +48,7 @@ func collectEvidence(r evidenceRun, results []schemas.TestResult) (collected, er
 		if out.definitions, err = goDefinitions(r.expected); err != nil {
 			return out, err
 		}
-		if !r.ran {
+		if !r.ran || r.goRecords == "" {
 			return out, nil
 		}
 		_, dirs, err := goTests(r.repo, r.platform, r.env)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -130,7 +131,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// flaky on purpose without racing other runs.
 	env = append(env, fmt.Sprintf("%s=%d", RunVar, max(cfg.Run, 1)))
 	var goRecords string
-	if cfg.Language == "go" {
+	// The launcher is a POSIX shell script: on a Windows host (a future
+	// worker) there is none, and Go runs there give no evidence.
+	if cfg.Language == "go" && runtime.GOOS != "windows" {
 		var launcher string
 		if launcher, goRecords, err = goLauncher(rc.WorkDir); err != nil {
 			return err
