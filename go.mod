@@ -3,6 +3,7 @@ module github.com/osbench/osbench
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/dominikbraun/graph v0.23.0
 	github.com/gofrs/flock v0.13.2
 	github.com/hashicorp/hcl/v2 v2.25.0

@@ -48,6 +48,9 @@ type LabeledTest struct {
 	ID     string `json:"id"`
 	Label  string `json:"label"` // FAIL_TO_PASS, PASS_TO_PASS or PASS_ON_SOURCE
 	Status Status `json:"status"`
+	// Reason says why Status is not what the run's output said (the run
+	// shows no evidence the test ran); "" otherwise.
+	Reason string `json:"reason,omitempty"`
 }
 
 // The label sets of a task.
@@ -75,6 +78,10 @@ type StageResult struct {
 	// InfraFailure says what went wrong with the run itself (executor died,
 	// killed, out of memory) after the retry; "" when the run happened.
 	InfraFailure string `json:"infra_failure,omitempty"`
+	// NotGraded says why the run was not graded (its test definitions
+	// differ from the task's: a patch changed what a test runs); such a
+	// stage has not passed.
+	NotGraded string `json:"not_graded,omitempty"`
 	// Tests lists every required test of the stage with its status, in label
 	// then ID order. A required test the run did not report is "missing".
 	Tests []LabeledTest `json:"tests"`

@@ -5,6 +5,44 @@ package schemas
 type TestResult struct {
 	ID     string `json:"id"`
 	Status Status `json:"status"`
+	// Evidence is EvidenceRan when a channel other than the test output
+	// shows the test's code ran (see Evidence*); "" when the run has no
+	// such channel for this test. A test whose channel denies that it ran
+	// is not a pass, whatever the output said.
+	Evidence string `json:"evidence,omitempty"`
+	// Reason says why the status is not the one the output reported (a
+	// pass the evidence denies); "" otherwise.
+	Reason string `json:"reason,omitempty"`
+}
+
+// TestResult.Evidence values.
+const (
+	// EvidenceRan: the runner's own artifacts show the test's code ran: Go,
+	// the test binary wrote its coverage profile at the end of M.Run; C and
+	// C++, the gcov counts of the test program's main cover the test's
+	// runs; Rust, the llvm-cov counts of the test function are non-zero.
+	EvidenceRan = "ran"
+	// EvidenceDenied: the channel exists and shows the test's code did not
+	// run to its end; the status is then error.
+	EvidenceDenied = "denied"
+)
+
+// TestDefinitions are what counts as a test in a run, as the runner lists
+// them (CTest's --show-only=json-v1, cargo's targets with their harness
+// settings, the Go test functions of the restored test files): names, commands and properties with the work dir replaced by
+// a stable token. Recorded in the task from the complete run, and compared
+// at evaluation: a patch may change build files, not what a test runs.
+type TestDefinitions struct {
+	Runner string           `json:"runner"` // "ctest" | "go" | "cargo"
+	Digest string           `json:"digest"` // "sha256:<hex>" of the canonical JSON of Tests
+	Tests  []TestDefinition `json:"tests"`
+}
+
+// TestDefinition is one test as its runner defines it.
+type TestDefinition struct {
+	Name       string            `json:"name"`
+	Command    []string          `json:"command,omitempty"`
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 // TestResults is the tests.json artifact of one test run on one platform.
@@ -14,6 +52,9 @@ type TestResults struct {
 	Platform   string       `json:"platform"`
 	Parser     string       `json:"parser"`
 	Tests      []TestResult `json:"tests"`
+	// Definitions are the run's test definitions, nil when its runner has
+	// no listing osbench reads.
+	Definitions *TestDefinitions `json:"definitions,omitempty"`
 }
 
 // FileCoverage is the coverage of one source file. A file that appears here
@@ -34,4 +75,17 @@ type Coverage struct {
 	Platform   string         `json:"platform"`
 	Format     string         `json:"format"`
 	Files      []FileCoverage `json:"files"`
+}
+
+// PlatformEvidence is what a task records of its complete runs on one
+// platform, for the evaluation to hold a patched run to: the digest of the
+// test definitions, and the required tests whose runner artifacts showed
+// them running in every complete run.
+type PlatformEvidence struct {
+	// Definitions is TestDefinitions.Digest of the complete runs; "" when
+	// the runner has no listing osbench reads.
+	Definitions string `json:"test_definitions,omitempty"`
+	// Ran are the required tests (sorted) that an evaluated run must also
+	// show evidence for; a pass without it is not a pass.
+	Ran []string `json:"ran"`
 }

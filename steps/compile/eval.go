@@ -124,6 +124,14 @@ func (ev *Evaluation) Steps(ctx context.Context, preds []EvalPrediction, applied
 			},
 			Inputs: []engine.Input{{Name: verdict.InputApply, Step: p.ApplyID()}},
 		}
+		// Only tasks that record evidence add the fields, so the verdicts
+		// of older task lines keep their keys.
+		if e, ok := t.Evidence[t.TargetOS]; ok {
+			v.Config = append(v.Config, engine.Field{Name: "target_evidence", Value: &e, Source: t.Where})
+		}
+		if e, ok := t.Evidence[t.SourceOS]; ok {
+			v.Config = append(v.Config, engine.Field{Name: "source_evidence", Value: &e, Source: t.Where})
+		}
 		if applied[p.ApplyID()] {
 			for _, stage := range []struct{ input, platform string }{{verdict.InputTarget, t.TargetOS}, {verdict.InputSource, t.SourceOS}} {
 				tc, test, err := ev.platformSteps(ctx, t, p, stage.platform)

@@ -93,8 +93,9 @@ func (taskKind) Name() string { return Kind }
 // masked run's class (quiet, crash, hang); difficulty weighs patch hunks.
 // Version 4: tests the gold re-runs see otherwise are quarantined.
 // Version 5: task repositories carry no reflog and a stat-free index, so
-// the same task is the same bytes in every build.
-func (taskKind) Version() string { return "5" }
+// the same task is the same bytes in every build. Version 6: tasks record
+// the evidence of their complete runs (test definitions, evidenced tests).
+func (taskKind) Version() string { return "6" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -195,6 +196,10 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Regions: out.Mask.Regions, Environment: cfg.Environment,
 			CreatedBy: taskpkg.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
 			MaskedRun: out.MaskedRun,
+			Evidence: map[string]schemas.PlatformEvidence{
+				cfg.Target: platformEvidence(in.TargetComplete, out.Labels.FailToPass, out.Labels.PassToPass),
+				cfg.Source: platformEvidence(in.SourceComplete, out.Labels.PassOnSource),
+			},
 		}
 		// The task's workspace: the masked repository with its one commit.
 		if err := rc.PutTree("repo", repo, nil); err != nil {

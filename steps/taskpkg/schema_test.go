@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/schemas"
@@ -101,6 +102,14 @@ func TestTaskMatchesSchema(t *testing.T) {
 	if err := schematest.Validate(t, schema, good); err != nil {
 		t.Fatalf("task built by taskpkg rejected: %v", err)
 	}
+	withEvidence := pathsepTask(t)
+	withEvidence.Evidence = map[string]schemas.PlatformEvidence{
+		"linux":   {Definitions: "sha256:" + strings.Repeat("ab", 32), Ran: []string{"example.com/pathsep/TestJoin"}},
+		"windows": {Ran: []string{}},
+	}
+	if err := schematest.Validate(t, schema, withEvidence); err != nil {
+		t.Fatalf("task with an evidence record rejected: %v", err)
+	}
 	if len(good.FailToPass) != 2 || len(good.PassToPass) != 1 || len(good.PassOnSource) != 3 {
 		t.Errorf("unexpected labels: %v %v %v", good.FailToPass, good.PassToPass, good.PassOnSource)
 	}
@@ -156,6 +165,18 @@ func TestTaskMatchesSchema(t *testing.T) {
 			return t
 		}},
 		{"repository with a slash", func(t *Task) any { t.Repository = "a/b"; return t }},
+		{"evidence of an unknown platform", func(t *Task) any {
+			t.Evidence = map[string]schemas.PlatformEvidence{"win": {Ran: []string{}}}
+			return t
+		}},
+		{"test definitions digest not sha256", func(t *Task) any {
+			t.Evidence = map[string]schemas.PlatformEvidence{"linux": {Definitions: "md5:00", Ran: []string{}}}
+			return t
+		}},
+		{"evidenced test listed twice", func(t *Task) any {
+			t.Evidence = map[string]schemas.PlatformEvidence{"linux": {Ran: []string{"p/TestA", "p/TestA"}}}
+			return t
+		}},
 		{"extra key", func(t *Task) any {
 			var m map[string]any
 			b, _ := json.Marshal(t)

@@ -61,6 +61,10 @@ type Task struct {
 	// MaskedRun says how the masked repository failed on the target: quiet
 	// (assertions), crash or hang, and the FAIL_TO_PASS tests by status.
 	MaskedRun schemas.MaskedRun `json:"masked_run"`
+	// Evidence is, by platform (the target and the source), the test
+	// definitions and the evidenced tests of the complete runs, which an
+	// evaluated run must match; absent in tasks built before it existed.
+	Evidence map[string]schemas.PlatformEvidence `json:"evidence,omitempty"`
 }
 
 // RepositoryName is the manifest's repository name, also for task lines

@@ -47,6 +47,14 @@ func expectedTests(language, repo, platform string, env map[string]string) ([]st
 	if language != "go" {
 		return nil, nil
 	}
+	ids, _, err := goTests(repo, platform, env)
+	return ids, err
+}
+
+// goTests lists the Go tests of the root module, and the directory
+// (slash-separated, relative to repo) of each package that has tests, by
+// import path.
+func goTests(repo, platform string, env map[string]string) ([]string, map[string]string, error) {
 	bctx := goBuildContext(platform, env)
 	modules := map[string]string{} // dir (slash, relative) → module path
 	var testDirs []string
@@ -78,9 +86,10 @@ func expectedTests(language, repo, platform string, env map[string]string) ([]st
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ids []string
+	dirs := map[string]string{}
 	fset := token.NewFileSet()
 	for _, dir := range testDirs {
 		modDir, modPath, ok := owningModule(modules, dir)
@@ -92,6 +101,7 @@ func expectedTests(language, repo, platform string, env map[string]string) ([]st
 		if dir != "." {
 			importPath = path.Join(modPath, strings.TrimPrefix(dir, modDir+"/"))
 		}
+		dirs[importPath] = dir
 		abs := filepath.Join(repo, filepath.FromSlash(dir))
 		entries, _ := os.ReadDir(abs)
 		for _, e := range entries {
@@ -113,7 +123,7 @@ func expectedTests(language, repo, platform string, env map[string]string) ([]st
 		}
 	}
 	sort.Strings(ids)
-	return ids, nil
+	return ids, dirs, nil
 }
 
 // owningModule finds the nearest enclosing go.mod of dir.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -90,7 +91,10 @@ func (kind) Name() string { return Kind }
 // Version 3: libtest doctest ids lost their line numbers. Later parser
 // changes reach the key through Config.ParserVersion instead, so they rerun
 // only the runs of the parser that changed.
-func (kind) Version() string { return "3" }
+//
+// Version 4: results carry evidence (the runner's own artifacts show a test
+// ran; a Go pass they deny is an error) and the run's test definitions.
+func (kind) Version() string { return "4" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -126,19 +130,35 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// the tests: a flake can be reproduced by its run, and a fixture can be
 	// flaky on purpose without racing other runs.
 	env = append(env, fmt.Sprintf("%s=%d", RunVar, max(cfg.Run, 1)))
+	var goRecords string
+	// The launcher is a POSIX shell script: on a Windows host (a future
+	// worker) there is none, and Go runs there give no evidence.
+	if cfg.Language == "go" && runtime.GOOS != "windows" {
+		var launcher string
+		if launcher, goRecords, err = goLauncher(rc.WorkDir); err != nil {
+			return err
+		}
+		env = withGoExec(env, launcher)
+		writable = append(writable, goRecords)
+	}
 
 	logw, err := rc.SideWriter("test.log")
 	if err != nil {
 		return err
 	}
-	run := func(c Command, out io.Writer) (executors.Result, error) {
+	// run runs a command; its stdout goes to out and the log, or with
+	// quiet to out alone (a listing osbench reads, not a person).
+	run := func(c Command, out io.Writer, quiet ...bool) (executors.Result, error) {
 		argv, err := c.argv()
 		if err != nil {
 			return executors.Result{}, err
 		}
 		fmt.Fprintf(logw, "$ %s\n", strings.Join(argv, " "))
 		var stdoutW io.Writer = logw
-		if out != nil {
+		switch {
+		case out != nil && len(quiet) > 0 && quiet[0]:
+			stdoutW = out
+		case out != nil:
 			stdoutW = io.MultiWriter(out, logw)
 		}
 		return ex.Run(ctx, executors.Cmd{
@@ -209,6 +229,34 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 		results = applyOutcome(parseResults, testRes)
 	}
+	var coverageRaw []byte
+	if cfg.Coverage != "" {
+		raw, err := readUntrusted(repo, cfg.Coverage)
+		switch {
+		case isMissing(err):
+			raw = nil // no coverage written (e.g. build failed): an empty profile
+		case errors.Is(err, errNotRegular):
+			// Planted by the tested code: no coverage, and a note for people.
+			rc.Log.Warn().Str("coverage", cfg.Coverage).Msg("coverage path is not a regular file; recorded as no coverage")
+			raw = nil
+		case err != nil:
+			logw.Close()
+			return err
+		}
+		coverageRaw = raw
+	}
+	ev, err := collectEvidence(evidenceRun{
+		language: cfg.Language, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
+		goRecords: goRecords, coverage: coverageRaw, ran: buildOK, log: logw,
+		list: func(argv []string, out io.Writer) (executors.Result, error) {
+			return run(Command{Argv: argv}, out, true)
+		},
+	}, results)
+	if err != nil {
+		logw.Close()
+		return err
+	}
+	results = ev.results
 	results = markSkipped(results, expected, cfg.Skip)
 	unmatched := unmatchedSkips(expected, cfg.Skip)
 	for _, entry := range unmatched {
@@ -222,7 +270,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return fmt.Errorf("%v; see the log (osbench logs %s)", err, rc.Step.ID)
 	}
 
-	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results}
+	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results, Definitions: ev.definitions}
 	if tr.Tests == nil {
 		tr.Tests = []schemas.TestResult{}
 	}
@@ -235,18 +283,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(label)
 	if cfg.Coverage != "" {
-		raw, err := readUntrusted(repo, cfg.Coverage)
-		switch {
-		case isMissing(err):
-			raw = nil // no coverage written (e.g. build failed): an empty profile
-		case errors.Is(err, errNotRegular):
-			// Planted by the tested code: no coverage, and a note for people.
-			rc.Log.Warn().Str("coverage", cfg.Coverage).Msg("coverage path is not a regular file; recorded as no coverage")
-			raw = nil
-		case err != nil:
-			return err
-		}
-		if err := rc.PutBytes("coverage.raw", replaceWorkDir(raw, repo)); err != nil {
+		if err := rc.PutBytes("coverage.raw", replaceWorkDir(coverageRaw, repo)); err != nil {
 			return err
 		}
 	}

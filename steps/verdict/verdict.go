@@ -43,6 +43,12 @@ type Config struct {
 	FailToPass   []string `json:"fail_to_pass"`
 	PassToPass   []string `json:"pass_to_pass"`
 	PassOnSource []string `json:"pass_on_source"`
+	// TargetEvidence and SourceEvidence are the task's record of its
+	// complete runs (nil for tasks built before it existed): a run whose
+	// test definitions differ is not graded, and a listed test the run
+	// shows no evidence for does not pass.
+	TargetEvidence *schemas.PlatformEvidence `json:"target_evidence,omitempty"`
+	SourceEvidence *schemas.PlatformEvidence `json:"source_evidence,omitempty"`
 }
 
 // Verdict is the judgement of one patch: the model-free part of an
@@ -59,8 +65,10 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Name() string { return Kind }
+
+// Version 2: evidence and test definitions are held to the task's.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -106,8 +114,8 @@ func readRun(rc *engine.RunContext, input string) (*schemas.TestResults, error) 
 func Judge(cfg Config, applied schemas.ApplyResult, target, source *schemas.TestResults) Verdict {
 	v := Verdict{
 		Apply:   applied,
-		StageI:  Stage(cfg.Target, target, map[string][]string{schemas.LabelFailToPass: cfg.FailToPass, schemas.LabelPassToPass: cfg.PassToPass}),
-		StageII: Stage(cfg.Source, source, map[string][]string{schemas.LabelPassOnSource: cfg.PassOnSource}),
+		StageI:  Held(Stage(cfg.Target, target, map[string][]string{schemas.LabelFailToPass: cfg.FailToPass, schemas.LabelPassToPass: cfg.PassToPass}), target, cfg.TargetEvidence),
+		StageII: Held(Stage(cfg.Source, source, map[string][]string{schemas.LabelPassOnSource: cfg.PassOnSource}), source, cfg.SourceEvidence),
 	}
 	v.Resolved = v.StageI.Passed && v.StageII.Passed
 	switch {
@@ -127,9 +135,11 @@ func Judge(cfg Config, applied schemas.ApplyResult, target, source *schemas.Test
 func Stage(platform string, run *schemas.TestResults, required map[string][]string) schemas.StageResult {
 	st := schemas.StageResult{Platform: platform, Ran: run != nil, Tests: []schemas.LabeledTest{}, Failing: []string{}}
 	status := map[string]schemas.Status{}
+	reason := map[string]string{}
 	if run != nil {
 		for _, t := range run.Tests {
 			status[t.ID] = t.Status
+			reason[t.ID] = t.Reason
 		}
 	}
 	labels := make([]string, 0, len(required))
@@ -145,7 +155,7 @@ func Stage(platform string, run *schemas.TestResults, required map[string][]stri
 			if !ok {
 				s = schemas.StatusMissing
 			}
-			st.Tests = append(st.Tests, schemas.LabeledTest{ID: id, Label: label, Status: s})
+			st.Tests = append(st.Tests, schemas.LabeledTest{ID: id, Label: label, Status: s, Reason: reason[id]})
 			if !s.Passes() {
 				st.Failing = append(st.Failing, id)
 			}
@@ -153,4 +163,62 @@ func Stage(platform string, run *schemas.TestResults, required map[string][]stri
 	}
 	st.Passed = st.Ran && len(st.Failing) == 0
 	return st
+}
+
+// Held holds a judged stage to the task's evidence record: when the run's
+// test definitions differ from the complete runs' the stage is not graded
+// (not passed, with the reason); a required test the task lists as
+// evidenced that passed without evidence in this run is an error.
+func Held(st schemas.StageResult, run *schemas.TestResults, want *schemas.PlatformEvidence) schemas.StageResult {
+	if run == nil || want == nil {
+		return st
+	}
+	if want.Definitions != "" {
+		got := ""
+		if run.Definitions != nil {
+			got = run.Definitions.Digest
+		}
+		if got != want.Definitions {
+			st.NotGraded = fmt.Sprintf("the test definitions differ from the task's (%s, the task's complete run listed %s): a patch may change build files, not what a test runs", orNone(got), want.Definitions)
+			st.Passed = false
+		}
+	}
+	evidenced := map[string]bool{}
+	for _, t := range run.Tests {
+		if t.Evidence == schemas.EvidenceRan {
+			evidenced[t.ID] = true
+		}
+	}
+	required := map[string]bool{}
+	for _, id := range want.Ran {
+		required[id] = true
+	}
+	failing := map[string]bool{}
+	for _, id := range st.Failing {
+		failing[id] = true
+	}
+	for i := range st.Tests {
+		t := &st.Tests[i]
+		if !required[t.ID] || evidenced[t.ID] || !t.Status.Passes() {
+			continue
+		}
+		t.Status = schemas.StatusError
+		t.Reason = "reported as passing, but the runner's own artifacts (coverage counts, the test binary's profile) show no sign it ran, as they did in the task's complete run"
+		if !failing[t.ID] {
+			failing[t.ID] = true
+			st.Failing = append(st.Failing, t.ID)
+		}
+	}
+	sort.Strings(st.Failing)
+	if len(st.Failing) > 0 {
+		st.Passed = false
+	}
+	return st
+}
+
+func orNone(digest string) string {
+	if digest == "" {
+		return "none listed"
+	}
+	return digest
 }

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/schemas"
+)
+
+// The forging patches of issue 13, rebuilt as fixtures of ours: each makes
+// the tested program print a runner's pass lines (or exit 0 before any
+// test) without restoring the masked code, and each was judged resolved
+// before osbench looked for evidence the suite ran.
+
+// exampleTask is the part of a tasks.jsonl line the forgers read.
+type exampleTask struct {
+	ID           string   `json:"instance_id"`
+	FailToPass   []string `json:"FAIL_TO_PASS"`
+	PassToPass   []string `json:"PASS_TO_PASS"`
+	PassOnSource []string `json:"PASS_ON_SOURCE"`
+}
+
+func readExampleTask(t *testing.T, tasks, id string) exampleTask {
+	t.Helper()
+	for _, line := range strings.Split(readFile(t, tasks), "\n") {
+		var task exampleTask
+		if json.Unmarshal([]byte(line), &task) == nil && task.ID == id {
+			return task
+		}
+	}
+	t.Fatalf("no task %s in %s", id, tasks)
+	return exampleTask{}
+}
+
+// testNames are the required tests' names below their package or binary
+// key (the last part of the id for Go's "module/TestX/sub" is the
+// subtest, so Go names are cut after the module path by the caller).
+func (task exampleTask) all() []string {
+	ids := append(append(append([]string{}, task.FailToPass...), task.PassToPass...), task.PassOnSource...)
+	sort.Strings(ids)
+	return ids
+}
+
+// goForge is a Go file whose init prints "--- PASS" for every required
+// test (with test2json's framing byte when framed) and exits 0 when it
+// sees go test's flags.
+func goForge(pkg, module string, ids []string, framed bool) string {
+	frame := ""
+	if framed {
+		frame = `\x16`
+	}
+	var lines []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		name := strings.TrimPrefix(id, module+"/")
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		lines = append(lines, fmt.Sprintf("\t\t\tfmt.Print(%q)\n\t\t\tfmt.Print(\"%s--- PASS: %s (0.00s)\\n\")\n", "=== RUN   "+name+"\n", frame, name))
+	}
+	return "package " + pkg + "\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"strings\"\n)\n\nfunc init() {\n\tfor _, arg := range os.Args {\n\t\tif strings.HasPrefix(arg, \"-test.\") {\n" +
+		strings.Join(lines, "") + "\t\t\tfmt.Print(\"" + frame + "PASS\\n\")\n\t\t\tos.Exit(0)\n\t\t}\n\t}\n}\n"
+}
+
+// rustForge is an .init_array function printing libtest's lines for every
+// required test and "test result: ok", then exiting 0 (Linux only: the
+// section is ELF's).
+func rustForge(ids []string) string {
+	var names []string
+	for _, id := range ids {
+		if strings.HasPrefix(id, "doctest/") {
+			continue
+		}
+		names = append(names, id[strings.LastIndexByte(id, '/')+1:])
+	}
+	var b strings.Builder
+	b.WriteString("\n#[used]\n#[cfg_attr(target_os = \"linux\", link_section = \".init_array\")]\nstatic OSBENCH_FORGE: extern \"C\" fn() = {\n    extern \"C\" fn forge() {\n        {\n")
+	fmt.Fprintf(&b, "            println!(\"\\nrunning %d tests\");\n", len(names))
+	for _, n := range names {
+		fmt.Fprintf(&b, "            println!(\"test %s ... ok\");\n", n)
+	}
+	fmt.Fprintf(&b, "            println!(\"\\ntest result: ok. %d passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n\");\n", len(names))
+	b.WriteString("            std::process::exit(0);\n        }\n    }\n    forge\n};\n")
+	return b.String()
+}
+
+// TestEvalForgingPatches evaluates, in one eval, the gold patches of every
+// example task and the four forging patches: a Go init printing passes on
+// Linux and (framed) under Wine, a C constructor that exits before main, a
+// Rust init section printing libtest's lines, and a CMakeLists.txt whose
+// add_test runs `true`. Every gold patch resolves; no forger does, and
+// each is stopped by the defence meant for it (the evidence, or the test
+// definitions), not by accident.
+func TestEvalForgingPatches(t *testing.T) {
+	cacheDir, out := exportCorpus(t)
+	tasks := filepath.Join(out, "tasks.jsonl")
+	repo := func(id string) string { return filepath.Join(out, "tasks", id, "repo") }
+	appendTo := func(dir, file, text string) {
+		p := filepath.Join(dir, file)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(b, text...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(dir, file, text string) {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A new file enters git diff only once git knows of it.
+		if out, err := exec.Command("git", "-C", dir, "add", "--intent-to-add", file).CombinedOutput(); err != nil {
+			t.Fatalf("git add: %v\n%s", err, out)
+		}
+	}
+
+	type forger struct {
+		id      string
+		patch   string
+		defence string // "evidence" or "definitions"
+	}
+	var forgers []forger
+	// Go, Linux target: plain "--- PASS" lines.
+	goLinux := readExampleTask(t, tasks, "pathsep__windows-to-linux")
+	forgers = append(forgers, forger{goLinux.ID, agentPatch(t, repo(goLinux.ID), func(dir string) {
+		write(dir, "forge.go", goForge("pathsep", "example.com/pathsep", goLinux.all(), false))
+	}), "evidence"})
+	// Go, Windows target under Wine: the same with test2json's framing byte.
+	goWine := readExampleTask(t, tasks, "pathsep__linux-to-windows")
+	forgers = append(forgers, forger{goWine.ID, agentPatch(t, repo(goWine.ID), func(dir string) {
+		write(dir, "forge.go", goForge("pathsep", "example.com/pathsep", goWine.all(), true))
+	}), "evidence"})
+	// C: a constructor that exits 0 before main; every CTest test "Passed".
+	c := readExampleTask(t, tasks, "cpath__windows-to-linux")
+	forgers = append(forgers, forger{c.ID, agentPatch(t, repo(c.ID), func(dir string) {
+		appendTo(dir, "src/probe.c", "\n#include <stdlib.h>\n__attribute__((constructor)) static void osbench_forge(void) { _Exit(0); }\n")
+	}), "evidence"})
+	// Rust: an .init_array function printing libtest's lines.
+	rust := readExampleTask(t, tasks, "rsplat__windows-to-linux")
+	forgers = append(forgers, forger{rust.ID, agentPatch(t, repo(rust.ID), func(dir string) {
+		appendTo(dir, "src/lib.rs", rustForge(rust.all()))
+	}), "evidence"})
+	// CMake: every test runs `true`.
+	cmake := readExampleTask(t, tasks, "cppenc__windows-to-linux")
+	forgers = append(forgers, forger{cmake.ID, agentPatch(t, repo(cmake.ID), func(dir string) {
+		p := filepath.Join(dir, "CMakeLists.txt")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const def = "add_test(NAME ${name} COMMAND cppenc_tests ${name})"
+		if !strings.Contains(string(b), def) {
+			t.Fatalf("CMakeLists.txt has no %q", def)
+		}
+		write(dir, "CMakeLists.txt", strings.Replace(string(b), def, "add_test(NAME ${name} COMMAND true)", 1))
+	}), "definitions"})
+
+	var preds [][3]string
+	for _, f := range forgers {
+		preds = append(preds, [3]string{f.id, "forger", f.patch})
+	}
+	predFile := filepath.Join(t.TempDir(), "forgers.jsonl")
+	writePredictions(t, predFile, preds...)
+	evalOut := filepath.Join(out, "eval")
+	r := runEval(t, cacheDir, "--tasks", tasks, "--predictions", "gold", "--predictions", predFile, "--out", evalOut)
+	if r.code != 0 {
+		t.Fatalf("eval: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	ids := taskIDs(t, tasks)
+	sum := readSummary(t, evalOut)
+	if g := sum["gold"]; g.Total != len(ids) || g.Resolved != len(ids) {
+		t.Errorf("gold: %d of %d resolved; want all %d", g.Resolved, g.Total, len(ids))
+		for _, id := range ids {
+			if rep := readReport(t, evalOut, "gold", id); !rep.Resolved {
+				t.Logf("gold/%s: %s; stage I %+v; stage II %+v", id, rep.Outcome, rep.StageI, rep.StageII)
+			}
+		}
+	}
+	for _, f := range forgers {
+		rep := readReport(t, evalOut, "forger", f.id)
+		if rep.Outcome != schemas.OutcomeUnresolved || rep.Resolved {
+			t.Errorf("forger/%s: outcome %s, want unresolved; stage I %+v", f.id, rep.Outcome, rep.StageI)
+			continue
+		}
+		if !rep.StageI.Ran {
+			t.Errorf("forger/%s: stage I did not run (%s): the forgery was not even tried", f.id, rep.StageI.InfraFailure)
+			continue
+		}
+		switch f.defence {
+		case "definitions":
+			if !strings.Contains(rep.StageI.NotGraded, "test definitions differ") {
+				t.Errorf("forger/%s: stage I not_graded %q, want the test definitions named", f.id, rep.StageI.NotGraded)
+			}
+		case "evidence":
+			// Every required test the forger printed as passing is an
+			// error the evidence explains; none passes. Doctests are the
+			// exception: rustdoc judges each doctest program by its exit
+			// status, the forger's init exits 0, and the llvm-cov export
+			// does not cover doctest programs (docs/security.md).
+			for _, lt := range rep.StageI.Tests {
+				if lt.Status.Passes() && !strings.HasPrefix(lt.ID, "doctest/") {
+					t.Errorf("forger/%s: %s passes", f.id, lt.ID)
+				}
+			}
+			if !hasEvidenceReason(rep.StageI) {
+				t.Errorf("forger/%s: no required test is an error for want of evidence: %+v", f.id, rep.StageI.Tests)
+			}
+		}
+		if !rep.TamperSuspected {
+			t.Errorf("forger/%s: not tamper-suspected", f.id)
+		}
+	}
+}
+
+// hasEvidenceReason reports whether a stage holds a required test whose
+// status the evidence decided: the verdict's reason (the task's record),
+// or, for Go, the test step's own denial.
+func hasEvidenceReason(st schemas.StageResult) bool {
+	for _, lt := range st.Tests {
+		if lt.Status == schemas.StatusError && (strings.Contains(lt.Reason, "no sign it ran") || strings.Contains(lt.Reason, "coverage profile")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package testrun
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/osbench/osbench/schemas"
+)
+
+// cargoMetadataArgv lists the packages' targets as cargo resolves them
+// (auto-discovered tests, paths, test and doctest flags) without touching
+// dependencies or the network.
+var cargoMetadataArgv = []string{"cargo", "metadata", "--no-deps", "--offline", "--format-version", "1"}
+
+type cargoMetadata struct {
+	Packages []struct {
+		Name         string `json:"name"`
+		ManifestPath string `json:"manifest_path"`
+		Targets      []struct {
+			Name    string   `json:"name"`
+			Kind    []string `json:"kind"`
+			SrcPath string   `json:"src_path"`
+			Test    bool     `json:"test"`
+			Doctest bool     `json:"doctest"`
+		} `json:"targets"`
+	} `json:"packages"`
+}
+
+// cargoManifest is the part of a Cargo.toml cargo metadata does not
+// report: whether a target runs under libtest at all.
+type cargoManifest struct {
+	Lib *struct {
+		Harness *bool `toml:"harness"`
+	} `toml:"lib"`
+	Bin   []cargoTarget `toml:"bin"`
+	Test  []cargoTarget `toml:"test"`
+	Bench []cargoTarget `toml:"bench"`
+}
+
+type cargoTarget struct {
+	Name    string `toml:"name"`
+	Harness *bool  `toml:"harness"`
+}
+
+// cargoDefinitions turns cargo metadata's targets, with each target's
+// harness setting from its Cargo.toml, into test definitions: a patch that
+// swaps a test target for a program of its own (harness = false, another
+// path) changes them. Paths are made relative to the repository.
+func cargoDefinitions(metadata []byte, repo string) (*schemas.TestDefinitions, error) {
+	var md cargoMetadata
+	if err := json.Unmarshal(metadata, &md); err != nil {
+		return nil, fmt.Errorf("cargo metadata: %w", err)
+	}
+	var defs []schemas.TestDefinition
+	for _, p := range md.Packages {
+		harness := map[string]string{} // "kind:name" → "false"
+		if rel, ok := relativeTo(repo, p.ManifestPath); ok {
+			if b, err := readUntrusted(repo, rel); err == nil {
+				var m cargoManifest
+				if _, err := toml.Decode(string(b), &m); err == nil {
+					if m.Lib != nil && m.Lib.Harness != nil {
+						harness["lib:"] = strconv.FormatBool(*m.Lib.Harness)
+					}
+					for kind, ts := range map[string][]cargoTarget{"bin": m.Bin, "test": m.Test, "bench": m.Bench} {
+						for _, t := range ts {
+							if t.Harness != nil {
+								harness[kind+":"+t.Name] = strconv.FormatBool(*t.Harness)
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, t := range p.Targets {
+			kind := strings.Join(t.Kind, ",")
+			src := t.SrcPath
+			if rel, ok := relativeTo(repo, src); ok {
+				src = rel
+			}
+			h := "true"
+			key := kind + ":" + t.Name
+			if strings.Contains(kind, "lib") || kind == "proc-macro" { // [lib] covers every library kind
+				key = "lib:"
+			}
+			if v, ok := harness[key]; ok {
+				h = v
+			}
+			defs = append(defs, schemas.TestDefinition{
+				Name:    p.Name + "/" + kind + "/" + t.Name,
+				Command: []string{src},
+				Properties: map[string]string{
+					"test": strconv.FormatBool(t.Test), "doctest": strconv.FormatBool(t.Doctest), "harness": h,
+				},
+			})
+		}
+	}
+	return newDefinitions("cargo", defs)
+}
+
+// relativeTo makes an absolute path under repo relative (slash-separated).
+func relativeTo(repo, p string) (string, bool) {
+	rel, err := filepath.Rel(repo, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}

@@ -1,0 +1,211 @@
+package testrun
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/osbench/osbench/schemas"
+)
+
+// Go evidence. A Go test binary writes its -test.coverprofile only at the
+// end of testing.M.Run, after the tests ran; a patch whose init prints
+// "--- PASS" lines and exits never gets there. The go command runs every
+// test binary through osbench's launcher (GOFLAGS=-exec=…), which waits for
+// the binary and then records, outside the repository, the package
+// directory, the exit status and whether the profile was written. A test
+// reported as passing whose package has no such record is not a pass.
+//
+// The launcher and the binary run as the same user, so a patch written
+// against osbench could forge a record; the records live outside the tree
+// the patch controls, and what forges them is what the tamper scan looks
+// for (probes of -test. flags, output from init). See docs/security.md.
+
+// goEvidenceDir is the launcher's record directory, inside the step's work
+// dir and outside the repository.
+const goEvidenceDir = "go-evidence"
+
+// goLauncherScript runs one test binary (through the cross-platform
+// launcher go_$GOOS_$GOARCH_exec when one is on PATH, as the go command
+// would without -exec) and writes one record: "dir\tstatus\tprofile", where
+// profile is "written", "missing" or "none" (no -test.coverprofile asked).
+// %s is the record directory.
+const goLauncherScript = `#!/bin/sh
+# Written by osbench's test step: go test runs every test binary through this
+# launcher (GOFLAGS=-exec), which records whether the binary ran its tests to
+# the end (its coverage profile, written at the end of testing.M.Run).
+records=%s
+profile=
+for arg in "$@"; do
+  case $arg in -test.coverprofile=*) profile=${arg#-test.coverprofile=} ;; esac
+done
+status=0
+runner=
+if [ -n "${GOOS:-}" ] && [ -n "${GOARCH:-}" ] && command -v "go_${GOOS}_${GOARCH}_exec" >/dev/null 2>&1; then
+  runner=go_${GOOS}_${GOARCH}_exec
+fi
+$runner "$@" || status=$?
+state=none
+if [ -n "$profile" ]; then
+  state=missing
+  if [ -f "$profile" ] && [ ! -L "$profile" ] && head -c 5 "$profile" | grep -q '^mode:'; then state=written; fi
+fi
+record=$(mktemp "$records/record.XXXXXXXX") && printf '%%s\t%%s\t%%s\n' "$PWD" "$status" "$state" >"$record"
+exit "$status"
+`
+
+// goLauncher writes the launcher and its record directory under work and
+// returns the launcher's path and the directory (which the run user must
+// be able to write: the caller passes it as a writable dir).
+func goLauncher(work string) (launcher, records string, err error) {
+	records = filepath.Join(work, goEvidenceDir)
+	if err := os.RemoveAll(records); err != nil {
+		return "", "", err
+	}
+	if err := os.MkdirAll(records, 0o755); err != nil {
+		return "", "", err
+	}
+	bin := filepath.Join(work, "osbench-bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return "", "", err
+	}
+	launcher = filepath.Join(bin, "go-test-exec")
+	script := fmt.Sprintf(goLauncherScript, shellQuote(records))
+	if err := os.WriteFile(launcher, []byte(script), 0o755); err != nil {
+		return "", "", err
+	}
+	return launcher, records, nil
+}
+
+// withGoExec adds -exec=launcher to GOFLAGS, keeping the flags already there.
+func withGoExec(env []string, launcher string) []string {
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			env[i] = strings.TrimSpace("GOFLAGS=" + v + " -exec=" + launcher)
+			return env
+		}
+	}
+	return append(env, "GOFLAGS=-exec="+launcher)
+}
+
+// goRecord is what the launcher recorded for one test binary.
+type goRecord struct {
+	status  string
+	profile string // written | missing | none
+}
+
+// good is a binary that ran its tests to the end and exited 0.
+func (r goRecord) good() bool { return r.profile == "written" && r.status == "0" }
+
+// rank orders records of one directory: a binary that did not finish
+// outweighs one that did, which outweighs a program run without a profile
+// (go run, which GOFLAGS sends through the launcher too).
+func (r goRecord) rank() int {
+	switch {
+	case r.profile == "none":
+		return 0
+	case r.good():
+		return 1
+	}
+	return 2
+}
+
+// readGoRecords reads the launcher's records, by package directory
+// relative to the repository ("." for the root). A directory with more
+// than one record (one go test runs each package's binary once) keeps the
+// one that ranks highest.
+func readGoRecords(records, repo string) (map[string]goRecord, error) {
+	entries, err := os.ReadDir(records)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]goRecord{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := readUntrusted(records, e.Name())
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			f := strings.Split(sc.Text(), "\t")
+			if len(f) != 3 {
+				continue
+			}
+			rel, err := filepath.Rel(repo, f[0])
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			r := goRecord{status: f[1], profile: f[2]}
+			if old, ok := out[rel]; ok && old.rank() >= r.rank() {
+				continue
+			}
+			out[rel] = r
+		}
+	}
+	return out, nil
+}
+
+// goEvidence marks each Go test with what its package's record says: a
+// passing test whose binary wrote its coverage profile and exited 0 ran. A
+// passing test whose package has no record, or whose binary exited 0
+// without writing the profile it was asked for (what an init that prints
+// passes and exits does; testing itself never does it), is an error. A
+// binary that failed (a panicking test takes its package's binary down
+// before the profile is written) gives its passes no evidence, but leaves
+// them passes: the task's record decides at evaluation whether they needed
+// it. Packages run without a coverage profile (a manifest that asks for
+// none) give no evidence either way. pkgDirs maps import paths to their
+// directories.
+func goEvidence(results []schemas.TestResult, records map[string]goRecord, pkgDirs map[string]string) []schemas.TestResult {
+	for i := range results {
+		r := &results[i]
+		pkg, ok := owningPackage(r.ID, pkgDirs)
+		if !ok {
+			continue
+		}
+		rec, seen := records[pkgDirs[pkg]]
+		switch {
+		case seen && rec.good():
+			r.Evidence = schemas.EvidenceRan
+		case r.Status != schemas.StatusPass:
+			// Not a pass anyway; the output's own status stands.
+		case !seen:
+			deny(r, fmt.Sprintf("reported as passing, but no test binary of package %s was run by go test's launcher", pkg))
+		case rec.profile == "missing" && rec.status == "0":
+			deny(r, fmt.Sprintf("reported as passing, but the test binary of package %s exited 0 without writing the coverage profile testing writes after the tests ran", pkg))
+		}
+	}
+	return results
+}
+
+// deny turns a reported pass into an error the evidence contradicts.
+func deny(r *schemas.TestResult, reason string) {
+	r.Status = schemas.StatusError
+	r.Evidence = schemas.EvidenceDenied
+	r.Reason = reason
+}
+
+// owningPackage finds the longest import path of pkgDirs that id starts
+// with (test ids are "import/path/TestName/subtest").
+func owningPackage(id string, pkgDirs map[string]string) (string, bool) {
+	for p := id; ; {
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return "", false
+		}
+		p = p[:i]
+		if _, ok := pkgDirs[p]; ok {
+			return p, true
+		}
+	}
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
