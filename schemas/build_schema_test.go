@@ -11,15 +11,15 @@ import (
 
 func goodRegions(t *testing.T) map[string]any {
 	rules := Verdict{Label: LabelPath, FunctionalArea: "joins paths", FeatureGroup: "path_separator", Explanation: "uses filepath.Separator", Confidence: 0.8, Verifier: "rules"}
-	unverified := Verdict{Label: "unverified", Explanation: "no valid answer from the model after 2 attempts", Verifier: "lm:openai/gpt-x"}
+	unverified := Verdict{Label: LabelUnverified, Explanation: "no valid answer from the model after 2 attempts", Verifier: "lm:openai/gpt-x"}
 	fp := Verdict{Label: LabelFalsePositive, FunctionalArea: "finds an entry", FeatureGroup: "find_entry", Explanation: "no platform evidence", Confidence: 0.6, Verifier: "rules"}
 	region := func(file string, start int, v Verdict) VerifiedRegion {
 		return VerifiedRegion{Region: Region{File: file, Start: start, End: start + 2, Lines: []int{start, start + 2}}, Verdict: v}
 	}
-	return asDoc(t, map[string]any{
-		"repository": "pathsep", "source": "linux", "target": "windows", "verifier": "rules",
-		"regions":  []VerifiedRegion{region("path_windows.go", 3, rules), region("sub/x.go", 10, unverified), region("find.go", 1, fp)},
-		"by_label": map[string]int{LabelPath: 1, "unverified": 1, LabelFalsePositive: 1},
+	return asDoc(t, Verified{
+		Repository: "pathsep", Source: "linux", Target: "windows", Verifier: "rules",
+		Regions: []VerifiedRegion{region("path_windows.go", 3, rules), region("sub/x.go", 10, unverified), region("find.go", 1, fp)},
+		ByLabel: map[string]int{LabelPath: 1, LabelUnverified: 1, LabelFalsePositive: 1},
 	})
 }
 

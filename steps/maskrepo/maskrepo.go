@@ -29,7 +29,6 @@ import (
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
-	"github.com/osbench/osbench/steps/verifyregions"
 )
 
 // Kind is the step kind's name.
@@ -115,8 +114,8 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var verified verifyregions.Verified
-	if err := vr.DecodeJSON(verifyregions.Output, &verified); err != nil {
+	var verified schemas.Verified
+	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
 		return err
 	}
 	src, err := rc.Input("source")

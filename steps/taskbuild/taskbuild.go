@@ -26,7 +26,6 @@ import (
 	"github.com/osbench/osbench/steps/label"
 	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskpkg"
-	"github.com/osbench/osbench/steps/verifyregions"
 )
 
 // Kind names.
@@ -122,8 +121,8 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var verified verifyregions.Verified
-	if err := vr.DecodeJSON(verifyregions.Output, &verified); err != nil {
+	var verified schemas.Verified
+	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
 		return err
 	}
 	out.Candidates = verified.ByLabel
