@@ -20,8 +20,9 @@ import (
 	"github.com/osbench/osbench/schemas/schematest"
 )
 
-// lmServer speaks the OpenAI chat-completions API on loopback for the
-// testdata/lmsep fixture. It answers a verification prompt with a
+// lmServer speaks the OpenAI chat-completions API (/v1/chat/completions,
+// bearer key) and the Anthropic Messages API (/v1/messages, x-api-key) on
+// loopback for the testdata/lmsep fixture. It answers a verification prompt with a
 // platform-path verdict on every region asked about, and a masking prompt
 // with a zero-value return in place of every region (each region of the
 // fixture is one return statement of a string function), and records
@@ -35,7 +36,7 @@ type lmServer struct {
 	requests []lmRequest
 }
 
-type lmRequest struct{ kind, model string } // kind: "verify" or "mask"
+type lmRequest struct{ kind, model string } // kind: "verify" or "mask"; model: provider/model
 
 var (
 	promptRegion = regexp.MustCompile(`(?m)^- start (\d+), end (\d+)`)
@@ -50,28 +51,41 @@ func newLMServer(t *testing.T, key string) *lmServer {
 }
 
 func (s *lmServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
-		return
-	}
 	s.mu.Lock()
 	key := s.key
 	s.mu.Unlock()
-	if r.Header.Get("Authorization") != "Bearer "+key {
+	var provider, gotKey string
+	switch r.URL.Path {
+	case "/v1/chat/completions":
+		provider, gotKey = "openai", strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	case "/v1/messages":
+		provider, gotKey = "anthropic", r.Header.Get("x-api-key")
+	}
+	if r.Method != http.MethodPost || provider == "" {
+		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
+		return
+	}
+	if gotKey != key {
 		http.Error(w, `{"error":{"message":"bad key"}}`, http.StatusUnauthorized)
 		return
 	}
 	var req struct {
 		Model    string `json:"model"`
+		System   string `json:"system"`
 		Messages []struct{ Role, Content string }
 	}
 	b, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(b, &req); err != nil || len(req.Messages) != 2 {
-		s.t.Errorf("lm server: unexpected request %s", b)
+	if err := json.Unmarshal(b, &req); err != nil || len(req.Messages) == 0 {
+		s.t.Errorf("lm server: unexpected %s request %s", provider, b)
 		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 		return
 	}
-	system, user := req.Messages[0].Content, req.Messages[1].Content
+	// OpenAI sends the instructions as a system message, Anthropic beside
+	// the messages.
+	system, user := req.System, req.Messages[len(req.Messages)-1].Content
+	if provider == "openai" && len(req.Messages) == 2 {
+		system = req.Messages[0].Content
+	}
 	kind, answer := "verify", map[string]any{}
 	var items []map[string]any
 	for _, m := range promptRegion.FindAllStringSubmatch(user, -1) {
@@ -93,10 +107,17 @@ func (s *lmServer) serve(w http.ResponseWriter, r *http.Request) {
 		answer["regions"] = items
 	}
 	s.mu.Lock()
-	s.requests = append(s.requests, lmRequest{kind, req.Model})
+	s.requests = append(s.requests, lmRequest{kind, provider + "/" + req.Model})
 	s.mu.Unlock()
 	text, _ := json.Marshal(answer)
 	w.Header().Set("Content-Type", "application/json")
+	if provider == "anthropic" {
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "msg_e2e", "type": "message", "role": "assistant", "model": req.Model,
+			"content": []any{map[string]any{"type": "text", "text": string(text)}}, "stop_reason": "end_turn",
+		})
+		return
+	}
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-e2e", "object": "chat.completion", "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": string(text)}, "finish_reason": "stop"}},
@@ -152,10 +173,11 @@ func ranSteps(stderr string) []string {
 }
 
 // lmManifest is the fixture built twice: "lmsep" is verified and masked by
-// the model, "lmmask" only masked by it (its verifier is the rules).
-func lmManifest(fixture, baseURL, model string) string {
-	settings := fmt.Sprintf(`{ provider = "openai", model = %q, base_url = %q, api_key_env = "OSBENCH_E2E_LM_KEY" }`, model, baseURL)
-	repo := func(name, verifier string) string {
+// the model through the OpenAI API, "lmmask" only masked by it, through the
+// Anthropic API (its verifier is the rules).
+func lmManifest(fixture, serverURL, model string) string {
+	repo := func(name, verifier, provider, base string) string {
+		settings := fmt.Sprintf(`{ provider = %q, model = %q, base_url = %q, api_key_env = "OSBENCH_E2E_LM_KEY" }`, provider, model, base)
 		return fmt.Sprintf(`repository %q {
   preset = "go"
   source {
@@ -170,15 +192,15 @@ func lmManifest(fixture, baseURL, model string) string {
 }
 `, name, fixture, verifier, settings)
 	}
-	return repo("lmsep", "lm") + "\n" + repo("lmmask", "rules")
+	return repo("lmsep", "lm", "openai", serverURL+"/v1") + "\n" + repo("lmmask", "rules", "anthropic", serverURL)
 }
 
 // TestLMModelChangeRerunsOnlyWhatUsesTheModel builds a manifest whose
 // verifier and masker are a language model, served by a local server that
-// speaks the OpenAI API, then changes the model: exactly the steps that ask
-// the model (verify where the verifier is the model, every mask) and what
-// their results feed rerun; the platform runs and the rules-verified
-// direction's verify are hits. A new API key reruns nothing.
+// speaks the OpenAI and the Anthropic APIs, then changes the model: exactly
+// the steps that ask the model (verify where the verifier is the model,
+// every mask) and what their results feed rerun; the platform runs and the
+// rules-verified repository's verify are hits. A new API key reruns nothing.
 func TestLMModelChangeRerunsOnlyWhatUsesTheModel(t *testing.T) {
 	requireBinary(t)
 	began := time.Now()
@@ -201,7 +223,7 @@ func TestLMModelChangeRerunsOnlyWhatUsesTheModel(t *testing.T) {
 	os.MkdirAll(mdir, 0o755)
 	manifest := filepath.Join(mdir, "lm.hcl")
 	write := func(model string) {
-		if err := os.WriteFile(manifest, []byte(lmManifest(fixture, srv.srv.URL+"/v1", model)), 0o644); err != nil {
+		if err := os.WriteFile(manifest, []byte(lmManifest(fixture, srv.srv.URL, model)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -220,8 +242,8 @@ func TestLMModelChangeRerunsOnlyWhatUsesTheModel(t *testing.T) {
 	write("model-a")
 	build("first build")
 	out := filepath.Join(dir, "out-first build")
-	if got := srv.counts(); got["verify model-a"] != 2 || got["mask model-a"] != 4 || len(got) != 2 {
-		t.Errorf("first build asked the model %v; want 2 verify (lmsep's directions) and 4 mask requests of model-a", got)
+	if got := srv.counts(); got["verify openai/model-a"] != 2 || got["mask openai/model-a"] != 2 || got["mask anthropic/model-a"] != 2 || len(got) != 3 {
+		t.Errorf("first build asked %v; want 2 verify and 2 mask requests of openai/model-a (lmsep), 2 mask requests of anthropic/model-a (lmmask)", got)
 	}
 	regionsSchema := schematest.Compile(t, "regions")
 	for _, d := range []string{"linux-to-windows", "windows-to-linux"} {
@@ -289,8 +311,8 @@ func TestLMModelChangeRerunsOnlyWhatUsesTheModel(t *testing.T) {
 	if len(need) > 0 {
 		t.Errorf("the model change did not rerun %v (ran %v)", need, ran)
 	}
-	if got := srv.counts(); got["verify model-b"] != 2 || got["mask model-b"] != 4 {
-		t.Errorf("after the model change the server got %v; want 2 verify and 4 mask requests of model-b", got)
+	if got := srv.counts(); got["verify openai/model-b"] != 2 || got["mask openai/model-b"] != 2 || got["mask anthropic/model-b"] != 2 || len(got) != 6 {
+		t.Errorf("after the model change the server got %v; want model-b asked as model-a was", got)
 	}
 
 	// The API key is not in any key: a new one reruns nothing.
