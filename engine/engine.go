@@ -81,7 +81,7 @@ func (e *Engine) decide(s *Step, inputs map[string]*cache.ActionRecord) (*StepRe
 	rec, err := e.cache.GetAction(res.Key)
 	if err == nil && !rec.Failed {
 		if bad := e.checkOutputs(rec); bad == "" {
-			res.Status, res.OutputDigest, res.Label = StatusHit, rec.OutputDigest, rec.Label
+			res.Status, res.OutputDigest, res.Label, res.RunDuration = StatusHit, rec.OutputDigest, rec.Label, rec.Duration
 			return res, rec
 		} else {
 			res.Status, res.Reason = StatusMiss, "cached result damaged ("+bad+"); recomputing"
