@@ -1,5 +1,8 @@
 package schemas
 
+// ProvenanceResult is the checkout step's result holding its Provenance.
+const ProvenanceResult = "provenance"
+
 // Provenance says where a repository's code came from and what pins its
 // bytes: the checkout step records it beside the tree it made, and every
 // task carries it as "upstream", so a task can be rebuilt from the same

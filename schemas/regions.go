@@ -13,6 +13,19 @@ const (
 // Labels lists the verification labels in a stable order.
 var Labels = []string{LabelConditional, LabelAPI, LabelPath, LabelEncoding, LabelOtherFeature, LabelFalsePositive}
 
+// LabelUnverified is the label of a region a language model gave no valid
+// verdict on, even after being asked again. It is not one of Labels: it says
+// the verifier could not decide, and such a region should go to the rules
+// verifier or to a person, never be masked or dropped on the model's word.
+const LabelUnverified = "unverified"
+
+// The artifact files that step packages exchange, by result name: the
+// diffcov step's DiffCoverage and the verify step's Verified.
+const (
+	DiffCoverageFile = "diffcov.json"
+	RegionsFile      = "regions.json" // regions.schema.json
+)
+
 // Region is a candidate region of differential coverage: a run of lines of
 // one file executed on the target platform and not on the source, merged
 // across small gaps of blank and comment lines.
@@ -43,6 +56,29 @@ type Verdict struct {
 type VerifiedRegion struct {
 	Region
 	Verdict
+}
+
+// Verified is the verify step's artifact (RegionsFile): every region with
+// its verdict, and the count per label.
+type Verified struct {
+	Repository string           `json:"repository"`
+	Source     string           `json:"source"`
+	Target     string           `json:"target"`
+	Verifier   string           `json:"verifier"`
+	Regions    []VerifiedRegion `json:"regions"`
+	ByLabel    map[string]int   `json:"by_label"`
+}
+
+// Kept returns the regions judged platform-specific: not false positives,
+// and not left unverified by a model that never answered properly.
+func (v *Verified) Kept() []VerifiedRegion {
+	var out []VerifiedRegion
+	for _, r := range v.Regions {
+		if r.Label != LabelFalsePositive && r.Label != LabelUnverified {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // DiffCoverage is the artifact of the diffcov step for one direction.

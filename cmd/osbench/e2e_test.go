@@ -2,9 +2,11 @@ package main
 
 // End-to-end tests drive the real osbench binary on the bundled examples,
 // with real git, the real Go toolchain and the real local executor. The
-// example corpus is built once (TestMain) into a shared cache; every test
-// then works on its own copy of the cache's records and shares only the
-// tool caches (GOCACHE, module cache), which are safe to share.
+// binary is built once (TestMain); the example corpus is built once into a
+// shared cache by the first test that needs it (requireCorpus), so a -run
+// of tests that do not need it does not pay for it. Every test then works on
+// its own copy of the cache's records and shares only the tool caches
+// (GOCACHE, module cache), which are safe to share.
 
 import (
 	"bytes"
@@ -15,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,7 +30,11 @@ var (
 	osbenchBin  string // built once
 	corpusCache string // the examples, built once
 	repoRoot    string // this checkout
-	setupErr    error
+	setupErr    error  // building the binary
+
+	corpusOnce sync.Once
+	corpusErr  error // building the corpus
+	corpusTmp  string
 )
 
 func TestMain(m *testing.M) {
@@ -41,20 +48,17 @@ func TestMain(m *testing.M) {
 		// Test commands run as an unprivileged user when the tests run as
 		// root; it must be able to reach the work dirs under the cache.
 		os.Chmod(tmp, 0o755)
-		setupErr = setupCorpus(tmp)
+		corpusTmp = tmp
+		setupErr = setupBinary(tmp)
 		return m.Run()
 	}()
 	os.Exit(code)
 }
 
-func setupCorpus(tmp string) error {
+func setupBinary(tmp string) error {
 	wd, _ := os.Getwd()
 	repoRoot = filepath.Clean(filepath.Join(wd, "..", ".."))
 	osbenchBin = filepath.Join(tmp, "bin", "osbench")
-	build := exec.Command("go", "build", "-o", osbenchBin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, out)
-	}
 	corpusCache = filepath.Join(tmp, "corpus-cache")
 	// A developer iterating on one test can keep the example corpus's cache
 	// between runs: the build then reruns only what the change touched.
@@ -62,6 +66,14 @@ func setupCorpus(tmp string) error {
 	if dir := os.Getenv("OSBENCH_E2E_CACHE"); dir != "" {
 		corpusCache = dir
 	}
+	build := exec.Command("go", "build", "-o", osbenchBin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return nil
+}
+
+func setupCorpus(tmp string) error {
 	examples := filepath.Join(tmp, "examples")
 	if err := copyExamples(examples); err != nil {
 		return err
@@ -129,10 +141,21 @@ func copyTree(src, dst string) error {
 	})
 }
 
-func requireCorpus(t testing.TB) {
+// requireBinary fails t when the osbench binary could not be built.
+func requireBinary(t testing.TB) {
 	t.Helper()
 	if setupErr != nil {
 		t.Fatal(setupErr)
+	}
+}
+
+// requireCorpus builds the example corpus into corpusCache on first use.
+func requireCorpus(t testing.TB) {
+	t.Helper()
+	requireBinary(t)
+	corpusOnce.Do(func() { corpusErr = setupCorpus(corpusTmp) })
+	if corpusErr != nil {
+		t.Fatal(corpusErr)
 	}
 }
 

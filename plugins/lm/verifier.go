@@ -10,10 +10,8 @@ import (
 )
 
 // Unverified is the label of a region the model gave no valid verdict on,
-// even after being asked again. It is not one of schemas.Labels: it says
-// the verifier could not decide, and such a region should go to the rules
-// verifier or to a person, never be masked or dropped on the model's word.
-const Unverified = "unverified"
+// even after being asked again (see schemas.LabelUnverified).
+const Unverified = schemas.LabelUnverified
 
 // attempts is how often the model is asked about one file: once, and once
 // more with the reason the first answer was refused.

@@ -33,7 +33,7 @@ const (
 	// ResultSource is the repository's tree.
 	ResultSource = "source"
 	// ResultProvenance is a schemas.Provenance (JSON).
-	ResultProvenance = "provenance"
+	ResultProvenance = schemas.ProvenanceResult
 )
 
 // LocalPath is the engine.Step.Local entry holding a local source's path.
@@ -63,10 +63,8 @@ type Config struct {
 	SHA256    string `json:"sha256,omitempty"`
 }
 
-// SkipVCS leaves version-control metadata out of snapshots.
-func SkipVCS(rel string, d fs.DirEntry) bool {
-	return d.IsDir() && (d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn")
-}
+// SkipVCS leaves version-control metadata out of snapshots (cache.SkipVCS).
+func SkipVCS(rel string, d fs.DirEntry) bool { return cache.SkipVCS(rel, d) }
 
 // HashLocal is what the graph builder puts in Config.Tree for a local source.
 func HashLocal(dir string) (string, error) {

@@ -19,7 +19,7 @@ const (
 	InputSource         = "source"          // the checkout: a tree result named "source"
 	InputTargetCoverage = "target_coverage" // a coverage step: coverage.json
 	InputSourceCoverage = "source_coverage" // a coverage step: coverage.json
-	Output              = "diffcov.json"    // schemas.DiffCoverage
+	Output              = schemas.DiffCoverageFile
 )
 
 // Config is the diffcov step's configuration.

@@ -23,13 +23,12 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
-	"github.com/osbench/osbench/steps/verifyregions"
 )
 
 // Kind is the step kind's name.
@@ -115,8 +114,8 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var verified verifyregions.Verified
-	if err := vr.DecodeJSON(verifyregions.Output, &verified); err != nil {
+	var verified schemas.Verified
+	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
 		return err
 	}
 	src, err := rc.Input("source")
@@ -158,14 +157,14 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 		rec.Builds, rec.Log = &ok, log
 		if ok || coarse {
-			if err := rc.PutTree("source", repo, checkout.SkipVCS); err != nil {
+			if err := rc.PutTree("source", repo, cache.SkipVCS); err != nil {
 				return err
 			}
 			return finish(rc, rec)
 		}
 		rc.Log.Info().Msg("fine-grained mask breaks the target build; retrying with whole function bodies")
 	}
-	if err := rc.PutTree("source", filepath.Join(rc.WorkDir, "repo-false"), checkout.SkipVCS); err != nil {
+	if err := rc.PutTree("source", filepath.Join(rc.WorkDir, "repo-false"), cache.SkipVCS); err != nil {
 		return err
 	}
 	return finish(rc, rec)

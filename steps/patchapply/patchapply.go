@@ -27,7 +27,6 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/taskpkg"
 )
@@ -93,7 +92,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	if tree != "" {
-		if err := rc.PutTree(OutputSource, tree, checkout.SkipVCS); err != nil {
+		if err := rc.PutTree(OutputSource, tree, cache.SkipVCS); err != nil {
 			return err
 		}
 	}

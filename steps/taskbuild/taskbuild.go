@@ -24,11 +24,9 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/label"
 	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskpkg"
-	"github.com/osbench/osbench/steps/verifyregions"
 )
 
 // Kind names.
@@ -139,8 +137,8 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	var verified verifyregions.Verified
-	if err := vr.DecodeJSON(verifyregions.Output, &verified); err != nil {
+	var verified schemas.Verified
+	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
 		return err
 	}
 	out.Candidates = verified.ByLabel
@@ -178,7 +176,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			return err
 		}
 		var upstream schemas.Provenance
-		if err := src.DecodeJSON(checkout.ResultProvenance, &upstream); err != nil {
+		if err := src.DecodeJSON(schemas.ProvenanceResult, &upstream); err != nil {
 			return err
 		}
 		upstreamName := upstream.Repo
@@ -242,8 +240,8 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 	if err := applyPatch(freshMasked, patched, gold); err != nil {
 		return "the gold patch does not apply to the masked repository: " + err.Error()
 	}
-	want, err1 := cache.HashTree(original, checkout.SkipVCS)
-	got, err2 := cache.HashTree(patched, checkout.SkipVCS)
+	want, err1 := cache.HashTree(original, cache.SkipVCS)
+	got, err2 := cache.HashTree(patched, cache.SkipVCS)
 	if err1 != nil || err2 != nil || want != got {
 		return "the gold patch applied to the masked repository does not give back the complete repository"
 	}

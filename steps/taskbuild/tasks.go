@@ -75,8 +75,10 @@ type tasksKind struct{}
 
 func (tasksKind) Name() string { return TasksKind }
 
-// Version 2: failed directions are entries of the report.
-func (tasksKind) Version() string { return "2" }
+// Version 2: failed directions are entries of the report. Version 3: a
+// failed direction's entry has {} and [] for its label counts and flaky
+// tests, never null (build-report.schema.json).
+func (tasksKind) Version() string { return "3" }
 
 func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg tasksConfig
@@ -145,6 +147,12 @@ func NewReportEntry(o Outcome) ReportEntry {
 		Candidates: o.Candidates, Kept: len(o.Mask.Regions), Masked: len(o.Mask.Actions), Coarse: o.Mask.Coarse,
 		Accepted: o.Accepted, Rejected: o.Rejected, FailToPass: len(o.Labels.FailToPass), PassToPass: len(o.Labels.PassToPass),
 		PassOnSrc: len(o.Labels.PassOnSource), Flaky: o.Labels.Flaky}
+	if e.Candidates == nil {
+		e.Candidates = map[string]int{}
+	}
+	if e.Flaky == nil {
+		e.Flaky = []label.FlakyTest{}
+	}
 	e.Dropped = o.Candidates[schemas.LabelFalsePositive]
 	e.Unmasked = len(o.Mask.Rejected)
 	if len(o.Labels.FailToPass) > 0 {

@@ -9,6 +9,9 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/engine/enginetest"
+	"github.com/osbench/osbench/schemas"
+	"github.com/osbench/osbench/schemas/schematest"
+	"github.com/osbench/osbench/steps/label"
 	"github.com/osbench/osbench/steps/taskpkg"
 )
 
@@ -16,7 +19,9 @@ import (
 // failure, and every other task is still written.
 func TestTasksSurviveAFailedDirection(t *testing.T) {
 	good := Outcome{InstanceID: "a__linux-to-windows", Repository: "a", Source: "linux", Target: "windows", Accepted: true,
-		Task: &taskpkg.Task{InstanceID: "a__linux-to-windows", Repo: "a", Repository: "a", Difficulty: "easy"}}
+		Labels:    label.Labels{FailToPass: []string{"m/TestSep"}, PassOnSource: []string{"m/TestSep", "m/TestJoin"}},
+		MaskedRun: schemas.MaskedRun{Class: schemas.MaskQuiet, FailToPassByStatus: map[schemas.Status]int{schemas.StatusFail: 1}},
+		Task:      &taskpkg.Task{InstanceID: "a__linux-to-windows", Repo: "a", Repository: "a", Difficulty: "easy"}}
 	broken := &engine.Step{ID: "b/windows-to-linux/task", Kind: enginetest.FixtureKind,
 		Config: []engine.Field{{Name: "result", Value: "outcome.json"}}} // records nothing: fails
 	instances := []Instance{
@@ -55,6 +60,10 @@ func TestTasksSurviveAFailedDirection(t *testing.T) {
 	var report Report
 	if err := a.DecodeJSON("build-report.json", &report); err != nil {
 		t.Fatal(err)
+	}
+	raw, _ := a.Bytes("build-report.json")
+	if err := schematest.ValidateBytes(t, schematest.Compile(t, "build-report"), raw); err != nil {
+		t.Errorf("build-report.json does not match its schema: %v\n%s", err, raw)
 	}
 	if report.Tasks != 1 || report.Failed != 1 || len(report.Entries) != 2 {
 		t.Fatalf("report: %+v", report)

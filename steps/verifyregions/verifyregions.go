@@ -12,17 +12,15 @@ import (
 	"sort"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/plugins/verify"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/diffcov"
 )
 
 // Kind is the step kind's name.
 const Kind = "verify"
 
 // Output is the result name: a Verified document.
-const Output = "regions.json"
+const Output = schemas.RegionsFile
 
 // Config is the verify step's configuration: changing the verifier (or
 // its settings, later) reruns this step and what follows, never the test
@@ -39,28 +37,9 @@ type Config struct {
 	LMPrompt string `json:"lm_prompt,omitempty"`
 }
 
-// Verified is the artifact: every region with its verdict, and the count
-// per label.
-type Verified struct {
-	Repository string                   `json:"repository"`
-	Source     string                   `json:"source"`
-	Target     string                   `json:"target"`
-	Verifier   string                   `json:"verifier"`
-	Regions    []schemas.VerifiedRegion `json:"regions"`
-	ByLabel    map[string]int           `json:"by_label"`
-}
-
-// Kept returns the regions judged platform-specific: not false positives,
-// and not left unverified by a model that never answered properly.
-func (v *Verified) Kept() []schemas.VerifiedRegion {
-	var out []schemas.VerifiedRegion
-	for _, r := range v.Regions {
-		if r.Label != schemas.LabelFalsePositive && r.Label != lm.Unverified {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+// Verified is the artifact, schemas.Verified; the type lives in schemas so
+// that the steps reading it need not import this package.
+type Verified = schemas.Verified
 
 type kind struct{}
 
@@ -91,7 +70,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	var diff schemas.DiffCoverage
-	if err := dc.DecodeJSON(diffcov.Output, &diff); err != nil {
+	if err := dc.DecodeJSON(schemas.DiffCoverageFile, &diff); err != nil {
 		return err
 	}
 	src, err := rc.Input("source")

@@ -1,0 +1,3 @@
+module example.com/lmsep
+
+go 1.25
