@@ -103,6 +103,9 @@ func NewWine(cfg Config) (*Wine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// go test runs Windows test binaries through go_windows_amd64_exec,
+	// never -exec; see launchers.
+	runner.noTestLauncher = true
 	return &Wine{
 		InitTimeout: defaultWineInitTimeout,
 		MaxPrefixes: max(runtime.NumCPU(), 1),
@@ -189,14 +192,22 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	if err != nil {
 		return notRun, fmt.Errorf("wine executor: %w", err)
 	}
-	lease, err := w.pool(who, cmd.User, version).lease(ctx)
+	// One uid for the whole command: the prefix is that uid's, and so
+	// are the processes stopPrefix must find. Its class is that of the
+	// command's own writable dirs; the prefix comes with the uid.
+	who, releaseSlot, err := acquireSlot(who, cmd.WritableDirs)
+	if err != nil {
+		return notRun, fmt.Errorf("wine executor: %w", err)
+	}
+	defer releaseSlot()
+	lease, err := w.pool(who, version).lease(ctx)
 	if err != nil {
 		return notRun, fmt.Errorf("wine executor: %w", err)
 	}
 	defer lease.release()
 
-	launchers := filepath.Join(w.stateDir, "bin")
-	if err := ensureLaunchers(launchers); err != nil {
+	launchers, err := w.launchers(cmd.WritableDirs)
+	if err != nil {
 		return notRun, fmt.Errorf("wine executor: launchers: %w", err)
 	}
 	env := prependPath(append(slices.Clone(cmd.Env), wineBaseEnv(lease.prefix)...), launchers)
@@ -205,19 +216,39 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	}
 	wineCmd := cmd
 	wineCmd.Env = env
-	wineCmd.WritableDirs = append(slices.Clone(cmd.WritableDirs), lease.prefix)
-	res, err := w.runner.Run(ctx, wineCmd)
+	wineCmd.ownedDirs = append(slices.Clone(cmd.ownedDirs), lease.prefix)
+	res, err := w.runner.runAs(ctx, wineCmd, who)
 	if err != nil {
 		err = fmt.Errorf("wine executor: %w", err)
 	}
-	if stopErr := w.stopPrefix(ctx, wineCmd); stopErr != nil && err == nil {
+	if stopErr := w.stopPrefix(ctx, wineCmd, who); stopErr != nil && err == nil {
 		err = fmt.Errorf("wine executor: %w", stopErr)
 	}
 	return res, err
 }
 
+// launchers returns the directory of the launchers for a command that
+// writes shared: when it writes shared directories, they run Windows test
+// programs through the test launcher, so these cannot write them either.
+func (w *Wine) launchers(shared []string) (string, error) {
+	dir := filepath.Join(w.stateDir, "bin")
+	if len(shared) == 0 {
+		return dir, ensureLaunchers(dir)
+	}
+	if err := testLauncherUsable(); err != nil {
+		warnOnce("the shared build caches are writable by Windows test programs: " + err.Error())
+		return dir, ensureLaunchers(dir)
+	}
+	tl, err := writeTestLauncher(w.stateDir, shared)
+	if err != nil {
+		return "", err
+	}
+	dir = filepath.Dir(tl)
+	return dir, ensureScripts(dir, protectedWineLaunchers(tl))
+}
+
 // pool returns the prefix pool of the user the command runs as.
-func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
+func (w *Wine) pool(who runUser, wineVersion string) *prefixPool {
 	uid := os.Geteuid()
 	if who.drop {
 		uid = who.uid
@@ -227,7 +258,7 @@ func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
 		size: max(w.MaxPrefixes, 1),
 		readyMark: fmt.Sprintf("osbench wine prefix\nwine: %s\nshim: %s\nregistry: %s\n",
 			wineVersion, shimDigest(), sha256Hex(prefixSetupReg)),
-		create:     func(ctx context.Context, prefix string) error { return w.createPrefix(ctx, user, prefix) },
+		create:     func(ctx context.Context, prefix string) error { return w.createPrefix(ctx, who, prefix) },
 		retryEvery: wineLeaseRetry,
 	}
 }
@@ -243,7 +274,7 @@ func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
 // second and leaves nothing; killing the wineserver alone (-k9) is worse
 // than nothing, as the service processes then never exit. stopPrefix runs
 // even when ctx is done: that is when leftovers are most likely.
-func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd) error {
+func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd, who runUser) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wineCleanupTimeout)
 	defer cancel()
 	// The wineserver is found through the prefix and TMPDIR, under
@@ -254,16 +285,15 @@ func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd) error {
 		env = append(env, "TMPDIR="+tmp)
 	}
 	var output tailBuffer
-	res, err := w.runner.Run(ctx, Cmd{
+	res, err := w.runner.runAs(ctx, Cmd{
 		// -k exits with 1 when no wineserver runs (the command
 		// started no Windows program).
 		Argv:   []string{"wineserver", "-k"},
 		Dir:    envValue(cmd.Env, "WINEPREFIX"),
 		Env:    env,
-		User:   cmd.User,
 		Stdout: &output,
 		Stderr: &output,
-	})
+	}, who)
 	if err != nil {
 		return fmt.Errorf("stopping the wineserver: %w", err)
 	}
