@@ -193,7 +193,11 @@ func writeModule(dir, module string, files map[string]string) error {
 		return err
 	}
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			return err
 		}
 	}
@@ -461,4 +465,59 @@ func TestWineGoTestExec(t *testing.T) {
 		}
 	}
 	checkNoLeftovers(t, f.prefix)
+}
+
+// poisonPackageTest is a Windows test that overlaps with its siblings (so
+// go test runs their binaries at once) and tries to write GOCACHE through
+// Wine's Z: drive.
+const poisonPackageTest = `package PKG
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCannotWriteGOCACHE(t *testing.T) {
+	time.Sleep(2 * time.Second)
+	dir := "Z:" + strings.ReplaceAll(os.Getenv("GOCACHE"), "/", "\\")
+	if err := os.WriteFile(dir+"\\poisoned-by-PKG", []byte("x"), 0o644); err == nil {
+		t.Errorf("wrote %s", dir)
+	}
+}
+`
+
+// TestWineGoTestManyPackages: go test runs several Windows test binaries
+// at once, each through the test launcher; they all finish (no binary is
+// left without its wineserver), and none can write the shared GOCACHE
+// through Z:.
+func TestWineGoTestManyPackages(t *testing.T) {
+	f := sharedWine(t)
+	if err := testLauncherUsable(); err != nil {
+		t.Skipf("no test launcher on this host: %v", err)
+	}
+	work := scratchDir(t)
+	src := filepath.Join(work, "src")
+	files := map[string]string{}
+	for _, pkg := range []string{"p1", "p2", "p3"} {
+		files[pkg+"/"+pkg+"_test.go"] = strings.ReplaceAll(poisonPackageTest, "PKG", pkg)
+	}
+	if err := writeModule(src, "example.com/many", files); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	started := time.Now()
+	res, err := f.wine.Run(context.Background(), Cmd{
+		Argv: []string{"go", "test", "-count=1", "-p=3", "-vet=off", "./..."},
+		Dir:  src, WorkDir: work, Env: f.goEnv, WritableDirs: f.goCaches,
+		Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 || strings.Count(out.String(), "\nok") < 2 {
+		t.Fatalf("go test = %+v, %v; want all three packages ok:\n%s", res, err, out.String())
+	}
+	t.Logf("measured: go test of three Windows packages, one binary at a time, in %v", time.Since(started).Round(time.Millisecond))
+	if matches, _ := filepath.Glob(filepath.Join(f.goCaches[0], "poisoned-by-*")); len(matches) > 0 {
+		t.Errorf("Windows test binaries wrote GOCACHE: %v", matches)
+	}
 }
