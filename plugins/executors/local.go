@@ -18,8 +18,10 @@ import (
 // the host.
 const LocalName = "local"
 
-// The user an osbench running as root drops to (see Cmd.User): nobody and
-// nogroup on Debian-like systems, and without supplementary groups.
+// The user an osbench running as root drops to (see Cmd.User) on Unix
+// hosts other than Linux: nobody and nogroup on Debian-like systems,
+// without supplementary groups. On Linux each command gets a slot uid of
+// its own instead (slots.go), named nobody inside its namespace.
 const (
 	UnprivilegedUID = 65534
 	UnprivilegedGID = 65534
@@ -35,10 +37,12 @@ const (
 
 // Local runs commands on the host, each in its own process group, so a
 // timeout or a cancellation stops the whole tree the command started, and
-// no process of a step outlives the step.
+// no process of a step outlives the step. On Linux each command runs under
+// a sandbox init (sandbox_linux.go): its own PID and mount namespaces when
+// osbench is root, a child subreaper otherwise.
 //
-// When osbench runs as root, commands run as UnprivilegedUID unless
-// Cmd.User is UserRoot. Root bypasses file permission checks, so a suite
+// When osbench runs as root, commands run as an unprivileged user (a slot
+// uid on Linux, UnprivilegedUID elsewhere) unless Cmd.User is UserRoot. Root bypasses file permission checks, so a suite
 // run as root sees different results: tests that expect EACCES from a
 // read-only file or directory fail. Benchmarks must measure what the suite
 // does for an ordinary user.

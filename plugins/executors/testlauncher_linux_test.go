@@ -1,9 +1,11 @@
 package executors
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +72,15 @@ func TestTestLauncherProtectsCaches(t *testing.T) {
 	if err := writeModule(src, "example.com/poison", map[string]string{"poison_test.go": poisonTest}); err != nil {
 		t.Fatal(err)
 	}
-	caches := []string{filepath.Join(base, "gocache"), filepath.Join(base, "gomodcache")}
+	// Kept between runs, like the Wine tests' caches: a fresh GOCACHE
+	// costs a build of the standard library's test dependencies (minutes
+	// on a loaded machine). What the unprotected run leaves there (files
+	// named poison) changes nothing for the go command.
+	shared := filepath.Join(os.TempDir(), "osbench-test-launcher-cache-"+strconv.Itoa(os.Geteuid()))
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	caches := []string{filepath.Join(shared, "gocache"), filepath.Join(shared, "gomodcache")}
 	for _, protected := range []bool{true, false} {
 		l := newTestLocal(t)
 		l.noTestLauncher = !protected
@@ -81,10 +91,12 @@ func TestTestLauncherProtectsCaches(t *testing.T) {
 				"GOCACHE=" + caches[0], "GOMODCACHE=" + caches[1], "GOENV=off", "CGO_ENABLED=0",
 				"GOARCH=" + runtime.GOARCH,
 			},
-			WritableDirs: caches, Timeout: 5 * time.Minute,
+			// A cold cache builds the standard library's test
+			// dependencies first: minutes on a loaded machine.
+			WritableDirs: caches, Timeout: 15 * time.Minute,
 		})
-		if err != nil {
-			t.Fatalf("protected=%v: Run: %v; stderr %s", protected, err, stderr)
+		if err != nil || res.TimedOut {
+			t.Fatalf("protected=%v: Run = %+v, %v; stderr %s", protected, res, err, stderr)
 		}
 		switch {
 		case protected && (res.ExitCode != 0 || !strings.HasPrefix(stdout, "ok")):
