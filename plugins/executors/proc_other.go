@@ -5,7 +5,6 @@ package executors
 import (
 	"errors"
 	"os/exec"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -53,5 +52,3 @@ func testLauncherUsable() error { return errors.New("the test launcher needs Lin
 func writeTestLauncher(string, []string) (string, error) { return "", errors.New("no test launcher") }
 
 func withTestLauncher(env []string, _ string) []string { return env }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

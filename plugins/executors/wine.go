@@ -104,7 +104,10 @@ func NewWine(cfg Config) (*Wine, error) {
 		return nil, err
 	}
 	// go test runs Windows test binaries through go_windows_amd64_exec,
-	// never -exec; see launchers.
+	// never -exec. That launcher does not protect the shared caches yet:
+	// run through the test launcher (each with a wineserver of its own,
+	// one at a time), a masked example's Windows test binary spun for 18
+	// minutes where it ends in 5 seconds without it (docs/security.md).
 	runner.noTestLauncher = true
 	return &Wine{
 		InitTimeout: defaultWineInitTimeout,
@@ -206,8 +209,8 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	}
 	defer lease.release()
 
-	launchers, err := w.launchers(cmd.WritableDirs)
-	if err != nil {
+	launchers := filepath.Join(w.stateDir, "bin")
+	if err := ensureLaunchers(launchers); err != nil {
 		return notRun, fmt.Errorf("wine executor: launchers: %w", err)
 	}
 	env := prependPath(append(slices.Clone(cmd.Env), wineBaseEnv(lease.prefix)...), launchers)
@@ -225,26 +228,6 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 		err = fmt.Errorf("wine executor: %w", stopErr)
 	}
 	return res, err
-}
-
-// launchers returns the directory of the launchers for a command that
-// writes shared: when it writes shared directories, they run Windows test
-// programs through the test launcher, so these cannot write them either.
-func (w *Wine) launchers(shared []string) (string, error) {
-	dir := filepath.Join(w.stateDir, "bin")
-	if len(shared) == 0 {
-		return dir, ensureLaunchers(dir)
-	}
-	if err := testLauncherUsable(); err != nil {
-		warnOnce("the shared build caches are writable by Windows test programs: " + err.Error())
-		return dir, ensureLaunchers(dir)
-	}
-	tl, err := writeTestLauncher(w.stateDir, shared)
-	if err != nil {
-		return "", err
-	}
-	dir = filepath.Dir(tl)
-	return dir, ensureScripts(dir, protectedWineLaunchers(tl))
 }
 
 // pool returns the prefix pool of the user the command runs as.

@@ -16,23 +16,6 @@ var wineLaunchers = map[string]string{
 	"go_windows_amd64_exec": "#!/bin/sh\n# Written by osbench's wine executor: go test runs Windows test binaries through this.\nexec wine \"$@\"\n",
 }
 
-// protectedWineLaunchers are wineLaunchers that run wine through the test
-// launcher tl, for commands whose shared caches test programs must not
-// write (Wine maps the host's / to Z:, and the wineserver opens files for
-// its clients, so it too must run inside the launcher's read-only view).
-// Each program so gets a wineserver of its own, which dies with the
-// launcher's PID namespace; go test runs several test binaries at once,
-// and a second binary would connect to the first one's wineserver (the
-// socket is found through the prefix) and hang when it is killed. So the
-// binaries of one command take turns, holding a lock in the prefix, which
-// is the command's alone.
-func protectedWineLaunchers(tl string) map[string]string {
-	return map[string]string{
-		"go_windows_amd64_exec": "#!/bin/sh\n# Written by osbench's wine executor: go test runs Windows test binaries through this.\n" +
-			"exec flock \"$WINEPREFIX/.osbench-test-exec.lock\" " + shellQuote(tl) + " wine \"$@\"\n",
-	}
-}
-
 // ensureLaunchers writes the launcher scripts into dir.
 func ensureLaunchers(dir string) error { return ensureScripts(dir, wineLaunchers) }
 
