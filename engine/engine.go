@@ -287,6 +287,11 @@ func (e *Engine) newRunContext(s *Step, inputs map[string]*cache.ActionRecord) (
 	if err != nil {
 		return nil, err
 	}
+	// Searchable, not listable: a step's command, under a uid of its
+	// own, reaches its work dir (0700, its own) but cannot list the
+	// others' names. A no-op when osbench runs as another user than the
+	// one that created the cache.
+	_ = os.Chmod(base, 0o711)
 	dir, err := os.MkdirTemp(base, safeName(s.ID)+"-*")
 	if err != nil {
 		return nil, err

@@ -64,10 +64,15 @@ type Platform struct {
 	Toolchain string // e.g. "go1.25.0"; the platform's value or else the repository's
 	// User is "" for the default (an unprivileged user when osbench runs as
 	// root) or "root" to keep root.
-	User  string
-	Env   map[string]string
-	Build *Command // nil when there is no separate build command
-	Test  Test
+	User string
+	Env  map[string]string
+	// SecretEnv names variables of osbench's own environment that the
+	// test commands get by name: the repository's and the platform's,
+	// sorted. Their values enter no key, log, trace, history or artifact
+	// (steps/testrun redacts them from the output it keeps).
+	SecretEnv []string
+	Build     *Command // nil when there is no separate build command
+	Test      Test
 	// Coverage is nil when the platform collects none.
 	Coverage *Coverage
 }

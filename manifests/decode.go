@@ -56,6 +56,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "lm"},
 	{Name: "user"},
 	{Name: "env"},
+	{Name: "secret_env"},
 	{Name: "params"},
 }
 
@@ -73,7 +74,7 @@ var presetSchema = &hcl.BodySchema{
 }
 
 var platformSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}, {Name: "params"}},
+	Attributes: []hcl.AttributeSchema{{Name: "executor"}, {Name: "toolchain"}, {Name: "user"}, {Name: "env"}, {Name: "secret_env"}, {Name: "params"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "build"}, {Type: "test"}, {Type: "coverage"}},
 }
 
@@ -107,6 +108,7 @@ type settings struct {
 	LM        *setting[map[string]string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
+	SecretEnv *setting[[]string]
 	Params    []*paramLayer    // preset layers first (params.go)
 	Platforms []*platformBlock // declaration order, names unique
 }
@@ -138,6 +140,7 @@ type platformBlock struct {
 	Toolchain *setting[string]
 	User      *setting[string]
 	Env       *setting[map[string]string]
+	SecretEnv *setting[[]string]
 	Params    []*paramLayer // preset layers first (params.go)
 	Build     *buildBlock
 	Test      *testBlock
@@ -269,6 +272,9 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	diags = append(diags, d...)
 	s.Env, d = decodeAttr(content.Attributes["env"], sc.ctx, asEnv)
 	diags = append(diags, d...)
+	s.SecretEnv, d = decodeAttr(content.Attributes["secret_env"], sc.ctx, asSecretEnv)
+	diags = append(diags, d...)
+	diags = append(diags, envCallWarnings(content.Attributes["env"], sc)...)
 	s.Params, d = decodeParams(content.Attributes["params"], sc.ctx)
 	diags = append(diags, d...)
 
@@ -327,6 +333,9 @@ func decodePlatformBlock(block *hcl.Block, sc *scope) (*platformBlock, hcl.Diagn
 	diags = append(diags, d...)
 	p.Env, d = decodeAttr(content.Attributes["env"], sc.ctx, asEnv)
 	diags = append(diags, d...)
+	p.SecretEnv, d = decodeAttr(content.Attributes["secret_env"], sc.ctx, asSecretEnv)
+	diags = append(diags, d...)
+	diags = append(diags, envCallWarnings(content.Attributes["env"], sc)...)
 	p.Params, d = decodeParams(content.Attributes["params"], sc.ctx)
 	diags = append(diags, d...)
 
@@ -435,6 +444,7 @@ func decodeCoverageBlock(block *hcl.Block, sc *scope) (*coverageBlock, hcl.Diagn
 // decodeCommandAttributes decodes what build and test blocks share.
 func decodeCommandAttributes(content *hcl.BodyContent, sc *scope) (*lateCommand, *setting[string], *setting[string], hcl.Diagnostics) {
 	command, diags := decodeCommand(content.Attributes["command"], sc)
+	diags = append(diags, envCallWarnings(content.Attributes["command"], sc)...)
 	// shell = "" is allowed so that a manifest can turn a preset's script
 	// back into an argv command.
 	shell, d := decodeAttr(content.Attributes["shell"], sc.ctx, oneOf(append([]string{""}, shellNames...)...))

@@ -85,6 +85,10 @@ func functions(lookupEnv func(string) (string, bool)) map[string]function.Functi
 	}
 }
 
+// envMark marks values that come from env(), through locals, templates
+// and functions, so validate can say where they would enter a key.
+const envMark = "osbench:env()"
+
 // envFunction is env(NAME) and env(NAME, DEFAULT): the value of an
 // environment variable, its default when unset, and an error when it is unset
 // and has no default, so a forgotten variable never silently becomes "".
@@ -102,10 +106,10 @@ func envFunction(lookupEnv func(string) (string, bool)) function.Function {
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			name := args[0].AsString()
 			if value, ok := lookupEnv(name); ok {
-				return cty.StringVal(value), nil
+				return cty.StringVal(value).Mark(envMark), nil
 			}
 			if len(args) == 2 {
-				return args[1], nil
+				return args[1].Mark(envMark), nil
 			}
 			return cty.UnknownVal(cty.String), function.NewArgErrorf(0,
 				"the environment variable %q is not set; set it, or give a default as in env(%q, \"...\")", name, name)

@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -49,6 +50,12 @@ func TestFunctions(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
+			// env() marks what it returns, so validate can tell where
+			// its values end up.
+			if strings.HasPrefix(tt.expr, "env(") && !got.HasMark(envMark) {
+				t.Errorf("%s is not marked as coming from env()", tt.expr)
+			}
+			got, _ = got.UnmarkDeep()
 			if !got.RawEquals(tt.want) {
 				t.Errorf("%s = %#v, want %#v", tt.expr, got, tt.want)
 			}

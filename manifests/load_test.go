@@ -174,7 +174,7 @@ repository "exprs" {
     path = format("/srv/%s", lower("EXPRS"))
   }
   toolchain = local.toolchain
-  env       = merge(local.flags, { HOME = env("OSBENCH_TEST_UNSET", "/home/x") })
+  env       = merge(local.flags, { HOME = "/home/x" })
   migrate   = [for os in ["linux", "windows"] : "${os}->${os == "linux" ? "windows" : "linux"}"]
 
   platform "linux" {

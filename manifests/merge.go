@@ -24,6 +24,7 @@ func mergeSettings(base, top settings) settings {
 		LM:        pick(base.LM, top.LM),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
+		SecretEnv: pick(base.SecretEnv, top.SecretEnv),
 		Params:    layerParams(base.Params, top.Params),
 	}
 	topByName := make(map[string]*platformBlock, len(top.Platforms))
@@ -52,6 +53,7 @@ func mergePlatform(base, top *platformBlock) *platformBlock {
 		Toolchain: pick(base.Toolchain, top.Toolchain),
 		User:      pick(base.User, top.User),
 		Env:       pick(base.Env, top.Env),
+		SecretEnv: pick(base.SecretEnv, top.SecretEnv),
 		Params:    layerParams(base.Params, top.Params),
 		Build:     mergeBuild(base.Build, top.Build),
 		Test:      mergeTest(base.Test, top.Test),

@@ -2,6 +2,7 @@ package manifests
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -102,6 +103,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	use(r, "toolchain", merged.Toolchain)
 	use(r, "user", merged.User)
 	use(r, "env", merged.Env)
+	use(r, "secret_env", merged.SecretEnv)
 	r.resolveSource(rb.Source, rb.scope)
 
 	platforms := append([]*platformBlock(nil), merged.Platforms...)
@@ -154,6 +156,7 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 	out.Toolchain, _ = use(r, prefix+"toolchain", pick(repo.Toolchain, p.Toolchain))
 	out.User, _ = use(r, prefix+"user", pick(repo.User, p.User))
 	out.Env = r.platformEnv(prefix+"env", repo.Env, p.Env)
+	out.SecretEnv = r.platformSecretEnv(prefix, repo.SecretEnv, p.SecretEnv, out.Env)
 
 	in := commandInputs{Repository: repoName, Platform: p.Name}
 	params, paramsOK := r.resolvedParams(prefix, repo.Params, p.Params, hasPreset)
@@ -186,6 +189,29 @@ func (r *resolver) platformEnv(key string, repo, platform *setting[map[string]st
 		return nil
 	}
 	return env
+}
+
+// platformSecretEnv is the union of the repository's and the platform's
+// secret_env. A name that env also sets is an error: which value would win
+// is anyone's guess, and a secret value must never be written in a
+// manifest.
+func (r *resolver) platformSecretEnv(prefix string, repo, platform *setting[[]string], env map[string]string) []string {
+	var names []string
+	for _, s := range []*setting[[]string]{repo, platform} {
+		values, _ := use(r, prefix+"secret_env", s)
+		for i, name := range values {
+			if _, clash := env[name]; clash {
+				r.fail(errorAt(rangeOfPath(s.Expr, indexPath(i)), "Secret also in env", fmt.Sprintf(
+					"%s is in secret_env and in env; a secret's value comes from osbench's environment only, so remove it from env.", name)))
+			}
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // resolveCoverage also fills in.CoverageFile, which test commands see.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/osbench/osbench/schemas"
@@ -282,4 +283,45 @@ func asLMSettings(name string, value cty.Value) (map[string]string, *valueError)
 		}
 	}
 	return m, nil
+}
+
+// asSecretEnv accepts the names of secret_env: variables a process can
+// receive, each once.
+func asSecretEnv(name string, value cty.Value) ([]string, *valueError) {
+	names, problem := asStringList(name, value)
+	if problem != nil {
+		return nil, problem
+	}
+	seen := map[string]bool{}
+	for i, n := range names {
+		switch {
+		case n == "" || strings.ContainsAny(n, "=\x00"):
+			return nil, &valueError{Detail: fmt.Sprintf("%q cannot be an environment variable name.", n), Path: indexPath(i)}
+		case seen[n]:
+			return nil, &valueError{Detail: fmt.Sprintf("%s is listed twice.", n), Path: indexPath(i)}
+		}
+		seen[n] = true
+	}
+	return names, nil
+}
+
+// envCallWarnings warns when an env or command attribute uses a value of
+// env(), directly or through locals: the value becomes part of the step's
+// configuration, so it lands in keys, history, traces and logs. A secret
+// belongs in secret_env, which passes the variable by name.
+func envCallWarnings(attr *hcl.Attribute, sc *scope) hcl.Diagnostics {
+	if attr == nil {
+		return nil
+	}
+	value, diags := attr.Expr.Value(sc.commandContext(unknownCommandVariables()))
+	if diags.HasErrors() || !value.HasMarkDeep(envMark) {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Environment value in a key",
+		Detail: fmt.Sprintf("%s uses env(): its value becomes part of the step's configuration and lands in keys, history, traces and logs. "+
+			"To pass a secret, list the variable in secret_env instead, which passes it by name.", attr.Name),
+		Subject: attr.Expr.Range().Ptr(),
+	}}
 }

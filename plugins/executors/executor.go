@@ -45,6 +45,11 @@ type Cmd struct {
 	// GOMODCACHE). The executor creates them and makes them writable by the
 	// run user. They are kept outside every key.
 	WritableDirs []string
+
+	// ownedDirs are long-lived directories of one run user (a Wine
+	// prefix, which Wine refuses unless its user owns it): handed to
+	// that user, never shared.
+	ownedDirs []string
 }
 
 // Result is how a command ended.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,8 +18,10 @@ import (
 // the host.
 const LocalName = "local"
 
-// The user an osbench running as root drops to (see Cmd.User): nobody and
-// nogroup on Debian-like systems, and without supplementary groups.
+// The user an osbench running as root drops to (see Cmd.User) on Unix
+// hosts other than Linux: nobody and nogroup on Debian-like systems,
+// without supplementary groups. On Linux each command gets a slot uid of
+// its own instead (slots.go), named nobody inside its namespace.
 const (
 	UnprivilegedUID = 65534
 	UnprivilegedGID = 65534
@@ -34,10 +37,12 @@ const (
 
 // Local runs commands on the host, each in its own process group, so a
 // timeout or a cancellation stops the whole tree the command started, and
-// no process of a step outlives the step.
+// no process of a step outlives the step. On Linux each command runs under
+// a sandbox init (sandbox_linux.go): its own PID and mount namespaces when
+// osbench is root, a child subreaper otherwise.
 //
-// When osbench runs as root, commands run as UnprivilegedUID unless
-// Cmd.User is UserRoot. Root bypasses file permission checks, so a suite
+// When osbench runs as root, commands run as an unprivileged user (a slot
+// uid on Linux, UnprivilegedUID elsewhere) unless Cmd.User is UserRoot. Root bypasses file permission checks, so a suite
 // run as root sees different results: tests that expect EACCES from a
 // read-only file or directory fail. Benchmarks must measure what the suite
 // does for an ordinary user.
@@ -53,11 +58,19 @@ type Local struct {
 	// output pipes to close. A process that left the group (setsid) may
 	// hold them open forever; after OutputWait they are closed under it.
 	OutputWait time.Duration
+
+	// stateDir holds the test launchers; without one test programs run
+	// directly.
+	stateDir string
+	// noTestLauncher is set by an executor that runs test programs
+	// through launchers of its own (Wine).
+	noTestLauncher bool
 }
 
-// NewLocal creates the local executor. It keeps no state, so cfg is unused.
+// NewLocal creates the local executor. Its state directory holds the test
+// launchers.
 func NewLocal(cfg Config) (*Local, error) {
-	return &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait}, nil
+	return &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, stateDir: cfg.StateDir}, nil
 }
 
 // Name implements Executor.
@@ -82,23 +95,51 @@ func (l *Local) Fingerprint(ctx context.Context, user string) (string, error) {
 // Run implements Executor.
 func (l *Local) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	notRun := Result{ExitCode: -1}
+	who, err := resolveRunUser(cmd.User)
+	if err != nil {
+		return notRun, fmt.Errorf("local executor: %w", err)
+	}
+	who, release, err := acquireSlot(who, cmd.WritableDirs)
+	if err != nil {
+		return notRun, fmt.Errorf("local executor: %w", err)
+	}
+	defer release()
+	return l.runAs(ctx, cmd, who)
+}
+
+// runAs runs cmd as who, whose slot (if any) the caller holds.
+func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error) {
+	notRun := Result{ExitCode: -1}
 	if err := ctx.Err(); err != nil {
 		return notRun, fmt.Errorf("local executor: not started: %w", err)
 	}
-	c, err := l.prepare(cmd)
+	c, sb, err := l.prepare(cmd, who)
 	if err != nil {
 		return notRun, fmt.Errorf("local executor: %w", err)
 	}
 	started := time.Now()
 	if err := c.Start(); err != nil {
+		sb.abandon()
 		return notRun, fmt.Errorf("local executor: starting %s: %w", cmd.Argv[0], err)
 	}
+	if err := sb.started(); err != nil {
+		// The init reads its spec first thing; it could not, so it
+		// fails and says nothing more.
+		_ = killTree(c.Process)
+	}
 	exited, wait := startWaiter(c)
-	cause := l.supervise(ctx, c.Process, cmd.Timeout, exited)
+	cause := l.supervise(ctx, c.Process, cmd.Timeout, exited, sb != nil)
 	res := Result{ExitCode: -1, Duration: time.Since(started)}
 	waitErr := wait()
 	if c.ProcessState != nil {
 		res.ExitCode = c.ProcessState.ExitCode()
+	}
+	if sb != nil {
+		code, err := sb.exitStatus()
+		if err != nil && cause == stopNone {
+			return res, fmt.Errorf("local executor: %s: %w", cmd.Argv[0], err)
+		}
+		res.ExitCode = code
 	}
 	switch cause {
 	case stopTimeout:
@@ -122,44 +163,50 @@ func (l *Local) Run(ctx context.Context, cmd Cmd) (Result, error) {
 }
 
 // prepare checks cmd, sets up its directories and returns the process to
-// start.
-func (l *Local) prepare(cmd Cmd) (*exec.Cmd, error) {
+// start: on Linux the sandbox init that runs the command (sb), elsewhere
+// the command itself (sb is nil).
+func (l *Local) prepare(cmd Cmd, who runUser) (*exec.Cmd, *sandbox, error) {
 	dir, err := checkCmd(cmd)
 	if err != nil {
-		return nil, err
-	}
-	who, err := resolveRunUser(cmd.User)
-	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	env, err := commandEnv(cmd, who)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := prepareDirs(cmd, who); err != nil {
-		return nil, err
+	groups, err := prepareDirs(cmd, who)
+	if err != nil {
+		return nil, nil, err
 	}
+	who.groups = groups
 	// Checked here because a failed chdir in the child is reported as
 	// "fork/exec /usr/bin/true: no such file or directory", naming the
 	// program instead of the directory.
 	if info, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
+		return nil, nil, fmt.Errorf("working directory: %w", err)
 	} else if !info.IsDir() {
-		return nil, fmt.Errorf("working directory %s is not a directory", dir)
+		return nil, nil, fmt.Errorf("working directory %s is not a directory", dir)
 	}
-	mustReach := append([]string{dir}, cmd.WritableDirs...)
+	mustReach := append(append([]string{dir}, cmd.WritableDirs...), cmd.ownedDirs...)
 	if cmd.WorkDir != "" {
 		mustReach = append(mustReach, cmd.WorkDir)
 	}
+	env, launcher, err := l.protectCaches(cmd, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if launcher != "" {
+		mustReach = append(mustReach, launcher)
+	}
 	if err := checkReachable(who, mustReach); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pathList, _ := envLookup(env, "PATH")
 	path, err := lookPath(cmd.Argv[0], pathList)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &exec.Cmd{
+	c := &exec.Cmd{
 		Path:        path,
 		Args:        cmd.Argv,
 		Dir:         dir,
@@ -168,7 +215,32 @@ func (l *Local) prepare(cmd Cmd) (*exec.Cmd, error) {
 		Stderr:      cmd.Stderr,
 		SysProcAttr: sysProcAttr(who),
 		WaitDelay:   l.OutputWait,
-	}, nil
+	}
+	sb, err := wrapInSandbox(c, who, l.KillGrace, append(mustReach, cmd.WorkDir)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, sb, nil
+}
+
+// protectCaches sets cmd's toolchain up to run test programs through the
+// test launcher, which keeps cmd.WritableDirs read-only for them. It
+// returns the environment and the launcher's path ("" when there is none:
+// no writable dirs, the caller runs test programs itself, or the host
+// cannot; the last is said once).
+func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
+	if len(cmd.WritableDirs) == 0 || l.stateDir == "" || l.noTestLauncher {
+		return env, "", nil
+	}
+	if err := testLauncherUsable(); err != nil {
+		warnOnce("the shared build caches are writable by test programs: " + err.Error())
+		return env, "", nil
+	}
+	launcher, err := writeTestLauncher(l.stateDir, cmd.WritableDirs)
+	if err != nil {
+		return nil, "", fmt.Errorf("test launcher: %w", err)
+	}
+	return withTestLauncher(env, launcher), launcher, nil
 }
 
 // stopCause says why supervise stopped a command early.
@@ -185,7 +257,10 @@ const (
 // and kills it after KillGrace. Either way it finally kills whatever is left
 // of the tree, so nothing a step started keeps running (or writing into its
 // work directory) after the step.
-func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Duration, exited <-chan struct{}) stopCause {
+//
+// A sandbox init gets longer: it kills the command's processes itself
+// after KillGrace, which a subreaper (a non-root osbench) must live to do.
+func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Duration, exited <-chan struct{}, sandboxed bool) stopCause {
 	var deadline <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -211,7 +286,11 @@ func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Durat
 			// possible when signalling our own children is that they
 			// are already gone.
 			_ = terminateTree(p)
-			grace := time.NewTimer(l.KillGrace)
+			wait := l.KillGrace
+			if sandboxed {
+				wait = 2*l.KillGrace + time.Second
+			}
+			grace := time.NewTimer(wait)
 			select {
 			case <-exited:
 			case <-grace.C:
@@ -232,6 +311,9 @@ type runUser struct {
 	// uid:gid instead.
 	drop     bool
 	uid, gid int
+	// groups are the supplementary groups: those of the shared writable
+	// directories the command names, nothing else.
+	groups []uint32
 }
 
 // mode names the privilege mode in fingerprints. Root's is
@@ -370,4 +452,15 @@ func envLookup(env []string, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+var warned sync.Map
+
+// warnOnce tells the operator, once per process, that a defence is off on
+// this host. Executors have no logger; osbench's stderr is where its own
+// log goes too.
+func warnOnce(msg string) {
+	if _, seen := warned.LoadOrStore(msg, true); !seen {
+		fmt.Fprintf(os.Stderr, "osbench: warning: %s\n", msg)
+	}
 }

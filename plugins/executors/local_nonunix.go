@@ -36,15 +36,15 @@ func lookPath(file, _ string) (string, error) { return exec.LookPath(file) }
 // checkReachable has nothing to check: commands run as osbench's own user.
 func checkReachable(runUser, []string) error { return nil }
 
-func prepareDirs(cmd Cmd, _ runUser) error {
-	dirs := append([]string{}, cmd.WritableDirs...)
+func prepareDirs(cmd Cmd, _ runUser) ([]uint32, error) {
+	dirs := append(append([]string{}, cmd.WritableDirs...), cmd.ownedDirs...)
 	if cmd.WorkDir != "" {
 		dirs = append(dirs, cmd.WorkDir, scratchHome(cmd.WorkDir), scratchTemp(cmd.WorkDir))
 	}
 	for _, d := range dirs {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return nil, nil
 }

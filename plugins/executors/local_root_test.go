@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,6 +33,10 @@ func ownerOf(t *testing.T, path string) int {
 	return int(info.Sys().(*syscall.Stat_t).Uid)
 }
 
+func isSlotUID(uid int) bool {
+	return uid >= SlotUIDBase && uid < SlotUIDBase+SlotCount || uid >= ClassUIDBase && uid < ClassUIDBase+(1<<24)*ClassSlots
+}
+
 func writeFile(t *testing.T, path, content string, perm os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -50,8 +55,9 @@ func TestLocalRunUser(t *testing.T) {
 		script string
 		want   string
 	}{
-		// No supplementary groups either: id -G prints the primary gid only.
-		{"", "id -u; id -g; id -G", "65534\n65534\n65534\n"},
+		// The slot's uid under the name nobody, and no supplementary
+		// groups: id -G prints the primary gid only.
+		{"", `id -un; id -gn; test "$(id -u)" -ge ` + strconv.Itoa(SlotUIDBase) + ` && test "$(id -G)" = "$(id -g)" && echo slot`, "nobody\nnogroup\nslot\n"},
 		{"root", "id -u; id -g", "0\n0\n"},
 	}
 	for _, tt := range tests {
@@ -127,65 +133,69 @@ func TestLocalHandsWorkDirToRunUser(t *testing.T) {
 		t.Errorf("stdout = %q, want the root-owned file's content", stdout)
 	}
 	for _, rel := range []string{".", "src", "src/secret", "src/created", "home", "home/h", "tmp", "tmp/t"} {
-		if uid := ownerOf(t, filepath.Join(work, rel)); uid != UnprivilegedUID {
-			t.Errorf("%s is owned by uid %d, want %d", rel, uid, UnprivilegedUID)
+		if uid := ownerOf(t, filepath.Join(work, rel)); !isSlotUID(uid) {
+			t.Errorf("%s is owned by uid %d, want a slot's", rel, uid)
 		}
 	}
 }
 
+// TestLocalWritableDirs: a shared cache is written by the commands of
+// several slot uids through its group, whatever they create in it and
+// whatever was in it before.
 func TestLocalWritableDirs(t *testing.T) {
 	requireRoot(t)
-	tests := []struct {
-		desc  string
-		setup func(t *testing.T, dir string)
-		// wantOwners maps paths relative to the writable dir to owners
-		// after the run.
-		wantOwners map[string]int
-	}{
-		{
-			desc: "root-owned dir handed over recursively",
-			setup: func(t *testing.T, dir string) {
-				writeFile(t, filepath.Join(dir, "sub", "old"), "x", 0o644)
-			},
-			wantOwners: map[string]int{".": UnprivilegedUID, "sub": UnprivilegedUID, "sub/old": UnprivilegedUID, "new": UnprivilegedUID},
-		},
-		{
-			desc: "dir owned by the run user is not walked",
-			setup: func(t *testing.T, dir string) {
-				writeFile(t, filepath.Join(dir, "root-file"), "x", 0o644)
-				if err := os.Chown(dir, UnprivilegedUID, UnprivilegedGID); err != nil {
-					t.Fatal(err)
-				}
-			},
-			wantOwners: map[string]int{".": UnprivilegedUID, "root-file": 0, "new": UnprivilegedUID},
-		},
-		{
-			desc:       "missing dir created",
-			setup:      func(*testing.T, string) {},
-			wantOwners: map[string]int{".": UnprivilegedUID, "new": UnprivilegedUID},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			l := newTestLocal(t)
-			base := scratchDir(t)
-			cache := filepath.Join(base, "cache")
-			tt.setup(t, cache)
-			res, _, stderr, err := runCapture(t, l, Cmd{
-				Argv:         shell(`echo x > "$CACHE/new"`),
-				WorkDir:      filepath.Join(base, "work"),
-				Env:          []string{"CACHE=" + cache},
-				WritableDirs: []string{cache},
-			})
-			if err != nil || res.ExitCode != 0 {
-				t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
-			}
-			for rel, want := range tt.wantOwners {
-				if uid := ownerOf(t, filepath.Join(cache, rel)); uid != want {
-					t.Errorf("%s is owned by uid %d, want %d", rel, uid, want)
-				}
-			}
+	l := newTestLocal(t)
+	base := scratchDir(t)
+	cache := filepath.Join(base, "cache")
+	writeFile(t, filepath.Join(cache, "sub", "old"), "x", 0o644)
+	run := func(script string) int {
+		t.Helper()
+		res, stdout, stderr, err := runCapture(t, l, Cmd{
+			Argv: shell(script + "; id -u"), WorkDir: filepath.Join(base, "work"),
+			Env: []string{"CACHE=" + cache}, WritableDirs: []string{cache},
 		})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("Run = %+v, %v; stderr %q", res, err, stderr)
+		}
+		uid, _ := strconv.Atoi(strings.TrimSpace(stdout))
+		return uid
+	}
+	// umask 077 would lock everyone else out without the default ACL.
+	first := run(`umask 077; mkdir "$CACHE/d" && echo a > "$CACHE/d/f" && echo b >> "$CACHE/sub/old"`)
+	// The first slot of the class is held, so the second command gets
+	// another uid.
+	_, release, err := acquireSlot(runUser{drop: true}, []string{cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := run(`echo c >> "$CACHE/d/f" && rm "$CACHE/sub/old" && mkdir "$CACHE/d/e"`)
+	release()
+	if first == second || !isSlotUID(first) || !isSlotUID(second) {
+		t.Fatalf("commands ran as uids %d and %d, want two slot uids", first, second)
+	}
+	if b, err := os.ReadFile(filepath.Join(cache, "d", "f")); err != nil || string(b) != "a\nc\n" {
+		t.Errorf("d/f = %q, %v; want both commands' lines", b, err)
+	}
+	for _, rel := range []string{".", "d", "d/f", "d/e"} {
+		info, err := os.Stat(filepath.Join(cache, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gid := int(info.Sys().(*syscall.Stat_t).Gid); gid != cacheGID(cache) {
+			t.Errorf("%s has group %d, want the cache's %d", rel, gid, cacheGID(cache))
+		}
+	}
+	// A command that does not name the cache, or names other shared
+	// dirs, gets neither its group nor the uid of a command that wrote it.
+	other := filepath.Join(base, "other-cache")
+	for _, writable := range [][]string{nil, {other}} {
+		res, stdout, _, err := runCapture(t, l, Cmd{
+			Argv:    shell(`for f in "$CACHE/d/f" "$CACHE/d/g"; do echo x >> "$f" 2>/dev/null && echo "wrote $f"; done; true`),
+			WorkDir: filepath.Join(base, "work2"), Env: []string{"CACHE=" + cache}, WritableDirs: writable,
+		})
+		if err != nil || stdout != "" {
+			t.Errorf("a command with WritableDirs %q wrote the cache: %+v, %v, %q", writable, res, err, stdout)
+		}
 	}
 }
 
@@ -215,8 +225,8 @@ func TestLocalHandOverStaysInsideWorkDir(t *testing.T) {
 			t.Errorf("%s, reachable only through a link, was handed to uid %d", p, uid)
 		}
 	}
-	if uid := ownerOf(t, filepath.Join(work, "file-link")); uid != UnprivilegedUID {
-		t.Errorf("the link itself is owned by uid %d, want %d", uid, UnprivilegedUID)
+	if uid := ownerOf(t, filepath.Join(work, "file-link")); !isSlotUID(uid) {
+		t.Errorf("the link itself is owned by uid %d, want a slot's", uid)
 	}
 }
 

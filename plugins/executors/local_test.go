@@ -18,7 +18,7 @@ import (
 // tests of stubborn processes stay fast.
 func newTestLocal(t *testing.T) *Local {
 	t.Helper()
-	l, err := NewLocal(Config{StateDir: t.TempDir()})
+	l, err := NewLocal(Config{StateDir: scratchDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

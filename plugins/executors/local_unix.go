@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -27,12 +28,13 @@ func envKeyEqual(a, b string) bool { return a == b }
 func sysProcAttr(who runUser) *syscall.SysProcAttr {
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	if who.drop {
-		// An empty, non-nil Groups with NoSetGroups false clears the
-		// supplementary groups root had (disk, adm, docker ...).
+		// A non-nil Groups with NoSetGroups false replaces the
+		// supplementary groups root had (disk, adm, docker ...) with
+		// those of the command's shared directories, often none.
 		attr.Credential = &syscall.Credential{
 			Uid:    uint32(who.uid),
 			Gid:    uint32(who.gid),
-			Groups: []uint32{},
+			Groups: append([]uint32{}, who.groups...),
 		}
 	}
 	setDeathSignal(attr)
@@ -72,37 +74,56 @@ func lookPath(file, pathList string) (string, error) {
 }
 
 // prepareDirs creates the work directory, its home and tmp, and the
-// writable directories; when the command runs as another user it hands them
-// to that user.
-func prepareDirs(cmd Cmd, who runUser) error {
+// writable directories; when the command runs as another user it hands the
+// work directory to that user (mode 0700: no other uid may enter it) and
+// shares the writable directories with it, returning their groups.
+func prepareDirs(cmd Cmd, who runUser) ([]uint32, error) {
 	if cmd.WorkDir != "" {
-		if err := os.MkdirAll(cmd.WorkDir, 0o755); err != nil {
-			return err
+		if err := os.MkdirAll(cmd.WorkDir, 0o700); err != nil {
+			return nil, err
 		}
 		for _, d := range []string{scratchHome(cmd.WorkDir), scratchTemp(cmd.WorkDir)} {
 			if err := os.MkdirAll(d, 0o700); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if who.drop {
 			// The work dir may hold files osbench wrote as root (a
 			// checkout); all of it is the command's to read and write.
 			if err := chownTree(cmd.WorkDir, who.uid, who.gid); err != nil {
-				return err
+				return nil, err
+			}
+			if err := os.Chmod(cmd.WorkDir, 0o700); err != nil {
+				return nil, err
 			}
 		}
 	}
-	for _, d := range cmd.WritableDirs {
+	for _, d := range cmd.ownedDirs {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
+			return nil, err
 		}
 		if who.drop {
 			if err := handOver(d, who.uid, who.gid); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	var groups []uint32
+	for _, d := range cmd.WritableDirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+		if who.drop {
+			gid, err := shareDir(d, who)
+			if err != nil {
+				return nil, err
+			}
+			if gid != uint32(who.gid) && !slices.Contains(groups, gid) {
+				groups = append(groups, gid)
+			}
+		}
+	}
+	return groups, nil
 }
 
 // checkReachable fails when the run user cannot traverse every directory
@@ -115,7 +136,7 @@ func checkReachable(who runUser, paths []string) error {
 		return nil
 	}
 	for _, p := range paths {
-		if err := checkSearchable(p, who.uid, who.gid); err != nil {
+		if err := checkSearchable(p, who); err != nil {
 			return err
 		}
 	}
@@ -180,9 +201,10 @@ func chownTree(dir string, uid, gid int) error {
 	return nil
 }
 
-// checkSearchable fails when uid:gid (without supplementary groups) cannot
-// traverse every directory from / down to path.
-func checkSearchable(path string, uid, gid int) error {
+// checkSearchable fails when who (its uid, gid and groups) cannot traverse
+// every directory from / down to path.
+func checkSearchable(path string, who runUser) error {
+	uid := who.uid
 	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -196,7 +218,7 @@ func checkSearchable(path string, uid, gid int) error {
 		switch {
 		case int(st.Uid) == uid:
 			need = 0o100
-		case int(st.Gid) == gid:
+		case int(st.Gid) == who.gid || slices.Contains(who.groups, st.Gid):
 			need = 0o010
 		}
 		if info.Mode().Perm()&need == 0 {

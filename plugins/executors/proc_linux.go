@@ -1,9 +1,16 @@
 package executors
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,4 +46,106 @@ func startWaiter(c *exec.Cmd) (exited <-chan struct{}, wait func() error) {
 		}
 	}()
 	return done, c.Wait
+}
+
+// sandbox is the init a command runs under (see sandboxInitArg0): what
+// the parent keeps of it while it runs.
+type sandbox struct {
+	spec   sandboxSpec
+	specW  *os.File
+	status *os.File
+	// childEnds are the init's ends of the pipes, closed once it started.
+	childEnds []*os.File
+}
+
+// wrapInSandbox turns c into the start of a sandbox init that runs c's
+// program as who. Namespaces are used when osbench is root.
+func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, keep ...string) (*sandbox, error) {
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		specW.Close()
+		return nil, err
+	}
+	sb := &sandbox{
+		spec: sandboxSpec{
+			Path: c.Path, Argv: c.Args, Env: dedupEnv(c.Env), Dir: c.Dir,
+			Drop: who.drop, UID: who.uid, GID: who.gid, Groups: who.groups,
+			Namespaces: os.Geteuid() == 0,
+			Grace:      grace,
+			TmpSize:    privateTmpSize,
+		},
+		specW: specW, status: statusR, childEnds: []*os.File{specR, statusW},
+	}
+	if sb.spec.Namespaces {
+		sb.spec.Keep = keepPaths(c, keep...)
+	} else {
+		warnOnce("osbench is not root: steps run as its own user, share /tmp and can reach each other's work " +
+			"directories; leftover processes are killed through a child subreaper, which a kill -9 of osbench escapes " +
+			"(docs/security.md)")
+	}
+	// The init's own binary, whatever happened to the file since osbench
+	// started (a rebuild replaces it).
+	c.Path = "/proc/self/exe"
+	c.Args = []string{sandboxInitArg0}
+	c.Env = []string{}
+	c.Dir = "/"
+	c.ExtraFiles = []*os.File{specR, statusW}
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if sb.spec.Namespaces {
+		attr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+	}
+	setDeathSignal(attr)
+	c.SysProcAttr = attr
+	return sb, nil
+}
+
+// started hands the spec to the init once it runs.
+func (sb *sandbox) started() error {
+	for _, f := range sb.childEnds {
+		f.Close()
+	}
+	b, err := json.Marshal(sb.spec)
+	if err != nil {
+		return err
+	}
+	_, err = sb.specW.Write(b)
+	sb.specW.Close()
+	return err
+}
+
+// abandon releases the pipes of an init that never started.
+func (sb *sandbox) abandon() {
+	for _, f := range append(sb.childEnds, sb.specW, sb.status) {
+		f.Close()
+	}
+}
+
+// exitStatus reads how the command ended, once the init has exited: its
+// exit code, -1 for a signal or an init killed before it could say (a
+// timeout), or the init's own failure as an error.
+func (sb *sandbox) exitStatus() (int, error) {
+	defer sb.status.Close()
+	b, err := io.ReadAll(io.LimitReader(sb.status, 4096))
+	if err != nil {
+		return -1, err
+	}
+	line := strings.TrimSpace(string(b))
+	switch {
+	case line == "":
+		return -1, nil
+	case strings.HasPrefix(line, "exit "):
+		code, err := strconv.Atoi(strings.TrimPrefix(line, "exit "))
+		if err != nil {
+			return -1, fmt.Errorf("sandbox: bad status %q", line)
+		}
+		return code, nil
+	case strings.HasPrefix(line, "signal "):
+		return -1, nil
+	}
+	return -1, fmt.Errorf("sandbox: %s", strings.TrimPrefix(line, "error "))
 }

@@ -3,8 +3,10 @@
 package executors
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setDeathSignal does nothing: only Linux can tie a child's life to its
@@ -30,3 +32,23 @@ func startWaiter(c *exec.Cmd) (exited <-chan struct{}, wait func() error) {
 		return err
 	}
 }
+
+// acquireSlot keeps the fixed unprivileged user: only Linux gives each
+// command a uid of its own.
+func acquireSlot(who runUser, _ []string) (runUser, func(), error) { return who, func() {}, nil }
+
+// sandbox is Linux's; elsewhere commands run without one (a nil *sandbox).
+type sandbox struct{}
+
+func wrapInSandbox(*exec.Cmd, runUser, time.Duration, ...string) (*sandbox, error) { return nil, nil }
+
+func (*sandbox) started() error           { return nil }
+func (*sandbox) abandon()                 {}
+func (*sandbox) exitStatus() (int, error) { return -1, nil }
+
+// testLauncherUsable: the test launcher needs Linux namespaces.
+func testLauncherUsable() error { return errors.New("the test launcher needs Linux namespaces") }
+
+func writeTestLauncher(string, []string) (string, error) { return "", errors.New("no test launcher") }
+
+func withTestLauncher(env []string, _ string) []string { return env }

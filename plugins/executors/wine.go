@@ -103,6 +103,12 @@ func NewWine(cfg Config) (*Wine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// go test runs Windows test binaries through go_windows_amd64_exec,
+	// never -exec. That launcher does not protect the shared caches yet:
+	// run through the test launcher (each with a wineserver of its own,
+	// one at a time), a masked example's Windows test binary spun for 18
+	// minutes where it ends in 5 seconds without it (docs/security.md).
+	runner.noTestLauncher = true
 	return &Wine{
 		InitTimeout: defaultWineInitTimeout,
 		MaxPrefixes: max(runtime.NumCPU(), 1),
@@ -189,7 +195,15 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	if err != nil {
 		return notRun, fmt.Errorf("wine executor: %w", err)
 	}
-	lease, err := w.pool(who, cmd.User, version).lease(ctx)
+	// One uid for the whole command: the prefix is that uid's, and so
+	// are the processes stopPrefix must find. Its class is that of the
+	// command's own writable dirs; the prefix comes with the uid.
+	who, releaseSlot, err := acquireSlot(who, cmd.WritableDirs)
+	if err != nil {
+		return notRun, fmt.Errorf("wine executor: %w", err)
+	}
+	defer releaseSlot()
+	lease, err := w.pool(who, version).lease(ctx)
 	if err != nil {
 		return notRun, fmt.Errorf("wine executor: %w", err)
 	}
@@ -205,19 +219,19 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	}
 	wineCmd := cmd
 	wineCmd.Env = env
-	wineCmd.WritableDirs = append(slices.Clone(cmd.WritableDirs), lease.prefix)
-	res, err := w.runner.Run(ctx, wineCmd)
+	wineCmd.ownedDirs = append(slices.Clone(cmd.ownedDirs), lease.prefix)
+	res, err := w.runner.runAs(ctx, wineCmd, who)
 	if err != nil {
 		err = fmt.Errorf("wine executor: %w", err)
 	}
-	if stopErr := w.stopPrefix(ctx, wineCmd); stopErr != nil && err == nil {
+	if stopErr := w.stopPrefix(ctx, wineCmd, who); stopErr != nil && err == nil {
 		err = fmt.Errorf("wine executor: %w", stopErr)
 	}
 	return res, err
 }
 
 // pool returns the prefix pool of the user the command runs as.
-func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
+func (w *Wine) pool(who runUser, wineVersion string) *prefixPool {
 	uid := os.Geteuid()
 	if who.drop {
 		uid = who.uid
@@ -227,7 +241,7 @@ func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
 		size: max(w.MaxPrefixes, 1),
 		readyMark: fmt.Sprintf("osbench wine prefix\nwine: %s\nshim: %s\nregistry: %s\n",
 			wineVersion, shimDigest(), sha256Hex(prefixSetupReg)),
-		create:     func(ctx context.Context, prefix string) error { return w.createPrefix(ctx, user, prefix) },
+		create:     func(ctx context.Context, prefix string) error { return w.createPrefix(ctx, who, prefix) },
 		retryEvery: wineLeaseRetry,
 	}
 }
@@ -243,7 +257,7 @@ func (w *Wine) pool(who runUser, user, wineVersion string) *prefixPool {
 // second and leaves nothing; killing the wineserver alone (-k9) is worse
 // than nothing, as the service processes then never exit. stopPrefix runs
 // even when ctx is done: that is when leftovers are most likely.
-func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd) error {
+func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd, who runUser) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wineCleanupTimeout)
 	defer cancel()
 	// The wineserver is found through the prefix and TMPDIR, under
@@ -254,16 +268,15 @@ func (w *Wine) stopPrefix(ctx context.Context, cmd Cmd) error {
 		env = append(env, "TMPDIR="+tmp)
 	}
 	var output tailBuffer
-	res, err := w.runner.Run(ctx, Cmd{
+	res, err := w.runner.runAs(ctx, Cmd{
 		// -k exits with 1 when no wineserver runs (the command
 		// started no Windows program).
 		Argv:   []string{"wineserver", "-k"},
 		Dir:    envValue(cmd.Env, "WINEPREFIX"),
 		Env:    env,
-		User:   cmd.User,
 		Stdout: &output,
 		Stderr: &output,
-	})
+	}, who)
 	if err != nil {
 		return fmt.Errorf("stopping the wineserver: %w", err)
 	}

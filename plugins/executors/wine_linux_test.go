@@ -137,14 +137,24 @@ func newWineFixture(t *testing.T) (*wineFixture, error) {
 		return nil, fmt.Errorf("building the Windows test program: %+v, %v: %s", res, err, out.String())
 	}
 	t.Logf("measured: Windows test program built with %s in %v", windowsGoToolchain, time.Since(started).Round(time.Millisecond))
-	f.prog = filepath.Join(progDir, "prog.exe")
+	// Out of the build's work dir, which is its uid's alone (0700), to
+	// where the commands of every uid can run it.
+	exe, err := os.ReadFile(filepath.Join(progDir, "prog.exe"))
+	if err != nil {
+		return nil, err
+	}
+	f.prog = filepath.Join(stateDir, "prog.exe")
+	if err := os.WriteFile(f.prog, exe, 0o755); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
-// expectedRunUID is the uid commands run as by default.
+// expectedRunUID is the uid commands without writable dirs run as by
+// default, when the tests run one at a time: the first slot's.
 func expectedRunUID() int {
 	if os.Geteuid() == 0 {
-		return UnprivilegedUID
+		return SlotUIDBase
 	}
 	return os.Geteuid()
 }
@@ -183,7 +193,11 @@ func writeModule(dir, module string, files map[string]string) error {
 		return err
 	}
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			return err
 		}
 	}

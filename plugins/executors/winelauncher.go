@@ -16,13 +16,16 @@ var wineLaunchers = map[string]string{
 	"go_windows_amd64_exec": "#!/bin/sh\n# Written by osbench's wine executor: go test runs Windows test binaries through this.\nexec wine \"$@\"\n",
 }
 
-// ensureLaunchers writes the launcher scripts into dir (idempotently, with
-// a rename so a concurrent reader never sees half a script).
-func ensureLaunchers(dir string) error {
+// ensureLaunchers writes the launcher scripts into dir.
+func ensureLaunchers(dir string) error { return ensureScripts(dir, wineLaunchers) }
+
+// ensureScripts writes scripts into dir (idempotently, with a rename so a
+// concurrent reader never sees half a script).
+func ensureScripts(dir string, scripts map[string]string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, script := range wineLaunchers {
+	for name, script := range scripts {
 		p := filepath.Join(dir, name)
 		if b, err := os.ReadFile(p); err == nil && string(b) == script {
 			continue

@@ -174,7 +174,7 @@ const prefixSetupRegName = "osbench-prefix.reg"
 // the run user: wineboot creates it, the registry is adjusted, the shim is
 // compiled into system32, and finally the wineserver is waited for, because
 // it writes the registry files only when it exits.
-func (w *Wine) createPrefix(ctx context.Context, user, prefix string) error {
+func (w *Wine) createPrefix(ctx context.Context, who runUser, prefix string) error {
 	// The scratch directory sits next to the prefix, where the run user
 	// can reach it.
 	work, err := os.MkdirTemp(filepath.Dir(prefix), "setup-")
@@ -201,7 +201,7 @@ func (w *Wine) createPrefix(ctx context.Context, user, prefix string) error {
 	}
 	deadline := time.Now().Add(w.InitTimeout)
 	for _, argv := range steps {
-		if err := w.runSetupStep(ctx, argv, user, prefix, work, time.Until(deadline)); err != nil {
+		if err := w.runSetupStep(ctx, argv, who, prefix, work, time.Until(deadline)); err != nil {
 			return err
 		}
 	}
@@ -210,13 +210,13 @@ func (w *Wine) createPrefix(ctx context.Context, user, prefix string) error {
 
 // runSetupStep runs one command of the creation of prefix and turns every
 // way it can go wrong into an error that shows the command and its output.
-func (w *Wine) runSetupStep(ctx context.Context, argv []string, user, prefix, work string, timeout time.Duration) error {
+func (w *Wine) runSetupStep(ctx context.Context, argv []string, who runUser, prefix, work string, timeout time.Duration) error {
 	name := strings.Join(argv[:min(2, len(argv))], " ")
 	if timeout <= 0 {
 		return fmt.Errorf("%s: the prefix was not ready within %v", name, w.InitTimeout)
 	}
 	var output tailBuffer
-	res, err := w.runner.Run(ctx, Cmd{
+	res, err := w.runner.runAs(ctx, Cmd{
 		Argv:    argv,
 		Dir:     work,
 		WorkDir: work,
@@ -224,13 +224,12 @@ func (w *Wine) runSetupStep(ctx context.Context, argv []string, user, prefix, wo
 		// home): wineboot links the profile folders of C:\users\<name>
 		// (Documents, Desktop ...) to those under HOME when they exist,
 		// and a prefix must not depend on what a home holds.
-		Env:          append(wineBaseEnv(prefix), "HOME="+scratchHome(work)),
-		User:         user,
-		Stdout:       &output,
-		Stderr:       &output,
-		Timeout:      timeout,
-		WritableDirs: []string{prefix},
-	})
+		Env:       append(wineBaseEnv(prefix), "HOME="+scratchHome(work)),
+		Stdout:    &output,
+		Stderr:    &output,
+		Timeout:   timeout,
+		ownedDirs: []string{prefix},
+	}, who)
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s: %w", name, err)

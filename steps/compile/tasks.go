@@ -214,7 +214,7 @@ func environment(p *manifests.Platform) taskpkg.Environment {
 	e := taskpkg.Environment{
 		TestCommand: nonNilList(p.Test.Command.Argv), Shell: p.Test.Command.Shell, Dir: p.Test.Command.Dir,
 		Parser: p.Test.Parser, Toolchain: p.Toolchain, Executor: p.Executor, User: p.User,
-		Env: nonNil(p.Env), Timeout: p.Test.Timeout.String(), Skip: nonNilList(p.Test.Skip),
+		Env: nonNil(p.Env), SecretEnv: p.SecretEnv, Timeout: p.Test.Timeout.String(), Skip: nonNilList(p.Test.Skip),
 		Report: p.Test.Report,
 	}
 	if p.Build != nil {

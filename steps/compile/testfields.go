@@ -41,6 +41,11 @@ func testFields(repository, platform, language string, e taskpkg.Environment, so
 	if e.Report != "" {
 		fields = append(fields, engine.Field{Name: "report", Value: e.Report, Source: source("report")})
 	}
+	// The names, never the values: a run with another secret_env list is
+	// another configuration; a new secret value is not.
+	if len(e.SecretEnv) > 0 {
+		fields = append(fields, engine.Field{Name: "secret_env", Value: e.SecretEnv, Source: source("secret_env")})
+	}
 	if e.CoverageFile != "" {
 		fields = append(fields, engine.Field{Name: "coverage_file", Value: e.CoverageFile, Source: source("coverage_file")})
 	}

@@ -91,8 +91,11 @@ type Environment struct {
 	Executor  string            `json:"executor"`
 	User      string            `json:"user,omitempty"`
 	Env       map[string]string `json:"env"`
-	Timeout   string            `json:"timeout"` // Go duration
-	Skip      []string          `json:"skip"`    // tests the manifest skips on this platform
+	// SecretEnv names variables the test commands get from osbench's own
+	// environment, by name: their values are in no record.
+	SecretEnv []string `json:"secret_env,omitempty"`
+	Timeout   string   `json:"timeout"` // Go duration
+	Skip      []string `json:"skip"`    // tests the manifest skips on this platform
 	// CoverageFile is where the test command writes coverage; evaluation
 	// does not need it, but the same configuration lets a run the build
 	// already made (the gold patch gives back R+) be served from the cache.

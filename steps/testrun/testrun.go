@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -67,6 +68,9 @@ type Config struct {
 	// Run numbers repeated runs of the same suite (flake detection); it only
 	// makes their keys differ.
 	Run int `json:"run,omitempty"`
+	// SecretEnv names variables passed from osbench's own environment
+	// (secrets.go).
+	SecretEnv []string `json:"secret_env,omitempty"`
 }
 
 // Regex is a manifest-declared line parser.
@@ -126,6 +130,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	env = MergeEnv(env, cfg.Env)
+	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
+	if err != nil {
+		return err
+	}
 	// The run number (1 unless flaky_runs repeats the suite) is visible to
 	// the tests: a flake can be reproduced by its run, and a fixture can be
 	// flaky on purpose without racing other runs.
@@ -154,18 +162,27 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			return executors.Result{}, err
 		}
 		fmt.Fprintf(logw, "$ %s\n", strings.Join(argv, " "))
-		var stdoutW io.Writer = logw
+		// What a command prints reaches the log and the parser with
+		// the secrets' values replaced; a quiet command's output goes to
+		// the parser only.
+		logR := secrets.redact(logw)
+		var stdoutW io.Writer = logR
+		outR := secrets.redact(out)
 		switch {
 		case out != nil && len(quiet) > 0 && quiet[0]:
-			stdoutW = out
+			stdoutW = outR
 		case out != nil:
-			stdoutW = io.MultiWriter(out, logw)
+			stdoutW = io.MultiWriter(outR, logR)
 		}
-		return ex.Run(ctx, executors.Cmd{
+		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
-			Stdout: stdoutW, Stderr: logw, Timeout: timeout, User: cfg.User,
+			Stdout: stdoutW, Stderr: logR, Timeout: timeout, User: cfg.User,
 			WorkDir: rc.WorkDir, WritableDirs: writable,
 		})
+		if ferr := errors.Join(logR.flush(), outR.flush()); ferr != nil && err == nil {
+			err = ferr
+		}
+		return res, err
 	}
 
 	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)

@@ -1,0 +1,46 @@
+package executors
+
+import (
+	"hash/fnv"
+	"path/filepath"
+)
+
+// On Linux each command of a root osbench runs as a uid of its own: the uid of a
+// slot, held from the start of the command to its end. Two commands that
+// run at the same time, in one osbench or in several, never share a uid, so
+// no command can read or write another's work directory (0700, the slot
+// uid's), signal its processes or ptrace them. Slots are reused, lowest
+// first: once its command has ended a slot's uid owns nothing but what it
+// wrote into shared directories (the work directory is removed, the
+// processes are dead, /tmp was a tmpfs), and only commands that write the
+// same shared directories get such a uid again (see slotClass).
+//
+// The uids are not in the host's user database; inside the step's mount
+// namespace "nobody" and "nogroup" are given the slot's numbers (see
+// passwdWithUID), so suites see the same user as before.
+const (
+	// SlotUIDBase is the uid (and gid) of slot 0. The range is far above
+	// the ids Debian allocates (users below 60000, systemd's dynamic
+	// users below 65520) and the subordinate ids of containers (from
+	// 100000, 65536 per user).
+	SlotUIDBase = 2_100_000_000
+	// SlotCount bounds the commands that can run at once on one host.
+	SlotCount = 4096
+	// CacheGIDBase is where the groups of shared writable directories
+	// (see cacheGID) start.
+	CacheGIDBase = 2_110_000_000
+	// ClassUIDBase is where the uids of commands that write shared
+	// directories start: ClassSlots per set of directories (see
+	// slotClass), 2^24 sets, up to 3,273,741,824.
+	ClassUIDBase = 2_200_000_000
+	ClassSlots   = 64
+)
+
+// cacheGID is the group of a shared directory: derived from its path, so
+// every osbench process agrees on it without any state. Two paths share a
+// group with a chance of one in a million per pair.
+func cacheGID(dir string) int {
+	h := fnv.New32a()
+	h.Write([]byte(filepath.Clean(dir)))
+	return CacheGIDBase + int(h.Sum32()%(1<<20))
+}
