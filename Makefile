@@ -7,7 +7,7 @@ OUT       ?= out/demo
 FUZZTIME  ?= 10s
 export GOFLAGS := -mod=mod
 
-.PHONY: all build test unit fuzz e2e bench demo corpus lint deps clean
+.PHONY: all build test unit fuzz e2e bench demo corpus lint deps tools clean
 
 all: build
 
@@ -18,8 +18,22 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./cmd/osbench
 
+# tools: programs the tests drive that Debian does not package, built once
+# into a cache outside the repository (kept across checkouts and CI runs
+# that cache $HOME/.cache). The Temporal CLI (its dev server) takes about
+# 6 minutes to build on a 2-core machine, once.
+TOOLS_DIR    ?= $(HOME)/.cache/osbench-tools
+TEMPORAL_VER := v1.5.1
+TEMPORAL_CLI := $(TOOLS_DIR)/temporal-$(TEMPORAL_VER)/temporal
+export OSBENCH_TEMPORAL_CLI := $(TEMPORAL_CLI)
+
+tools: $(TEMPORAL_CLI)
+
+$(TEMPORAL_CLI):
+	GOFLAGS= GOBIN=$(dir $@) $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_VER)
+
 # test: vet, every unit and end-to-end test, then each fuzz target briefly.
-test: deps lint unit fuzz
+test: deps tools lint unit fuzz
 
 unit:
 	$(GO) test -count=1 -timeout=25m ./...

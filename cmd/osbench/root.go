@@ -28,6 +28,9 @@ type globals struct {
 	pools     map[string]int // executor → at most this many of its steps at once
 	platforms []string
 	log       zerolog.Logger
+	temporal  temporalFlags
+	// dispatcher, set by startDispatch, sends steps to Temporal workers.
+	dispatcher engine.Dispatcher
 }
 
 type usageError struct{ error }
@@ -57,10 +60,17 @@ func newRootCommand() *cobra.Command {
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
 	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
+	pf.StringVar(&g.temporal.hostPort, "temporal", "", "run steps that run commands on osbench workers through the Temporal server at HOST:PORT")
+	pf.StringVar(&g.temporal.namespace, "temporal-namespace", "default", "Temporal namespace")
+	pf.StringVar(&g.temporal.store, "temporal-store", "", "where clients and workers exchange blobs: file:///dir (a shared cache directory); default: the --cache-dir they share")
+	pf.DurationVar(&g.temporal.heartbeat, "temporal-heartbeat", 30*time.Second, "a worker silent this long is taken for dead and its step goes to another")
+	pf.IntVar(&g.temporal.attempts, "temporal-attempts", 3, "attempts per step on workers (a step that fails is not retried; a worker that dies is)")
+	pf.IntVar(&g.temporal.inFlight, "temporal-in-flight", 64, "steps of one build running on workers at once")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
 		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g), newCorpusCommand(g),
+		newWorkerCommand(g),
 	)
 	return root
 }
@@ -119,6 +129,7 @@ func (g *globals) newEngine(opts engine.Options) (*engine.Engine, error) {
 	opts.Jobs = g.jobs
 	opts.Pools = g.pools
 	opts.Log = g.log
+	opts.Dispatcher = g.dispatcher
 	return engine.New(c, opts), nil
 }
 
