@@ -18,7 +18,6 @@ import (
 type temporalFlags struct {
 	hostPort  string
 	namespace string
-	store     string
 	heartbeat time.Duration
 	attempts  int
 	inFlight  int
@@ -27,15 +26,15 @@ type temporalFlags struct {
 func newWorkerCommand(g *globals) *cobra.Command {
 	var executor string
 	c := &cobra.Command{
-		Use:   "worker --platform linux|windows --temporal HOST:PORT [--temporal-store URL]",
+		Use:   "worker --platform linux|windows --temporal HOST:PORT [--remote-cache URL]",
 		Short: "Run the steps an osbench client sends through Temporal",
 		Long: "worker polls the Temporal task queue of its platform and executor fingerprint\n" +
 			"(osbench-<platform>-<fp>) and runs the steps clients send there (`osbench build\n" +
 			"--temporal HOST:PORT`), with the local executor (linux, or windows on a Windows\n" +
 			"host) or wine (windows on a Linux host). Only steps keyed with this worker's own\n" +
-			"executor fingerprint reach it. Blobs come from and go to --temporal-store\n" +
-			"(file:///dir, a cache directory clients and workers share); without it the worker's\n" +
-			"--cache-dir must be the clients' cache directory. -j bounds its steps at once.",
+			"executor fingerprint reach it. Blobs come from and go to the remote cache\n" +
+			"(--remote-cache, the clients' too); without one the worker's --cache-dir must be\n" +
+			"the clients' cache directory. -j bounds its steps at once.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.temporal.hostPort == "" {
@@ -57,10 +56,6 @@ func newWorkerCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := temporal.OpenStore(g.temporal.store)
-			if err != nil {
-				return usageError{err}
-			}
 			unlock, err := c.SharedLock()
 			if err != nil {
 				return err
@@ -75,7 +70,7 @@ func newWorkerCommand(g *globals) *cobra.Command {
 			return temporal.RunWorker(ctx, temporal.WorkerOptions{
 				HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace,
 				Platform: platform, Executor: executor, ExecutorState: state,
-				Engine: e, Store: store, Jobs: g.jobs, Log: g.log,
+				Engine: e, Jobs: g.jobs, Log: g.log,
 			})
 		},
 	}
@@ -94,12 +89,8 @@ func (g *globals) startDispatch(cmd *cobra.Command) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := temporal.OpenStore(g.temporal.store)
-	if err != nil {
-		return nil, usageError{err}
-	}
 	d, err := temporal.NewDispatcher(cmd.Context(), temporal.DispatcherOptions{
-		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c, Store: store,
+		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c,
 		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight, Log: g.log,
 	})
 	if err != nil {

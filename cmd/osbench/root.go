@@ -28,6 +28,7 @@ type globals struct {
 	pools     map[string]int // executor → at most this many of its steps at once
 	platforms []string
 	log       zerolog.Logger
+	remote    remoteFlags
 	temporal  temporalFlags
 	// dispatcher, set by startDispatch, sends steps to Temporal workers.
 	dispatcher engine.Dispatcher
@@ -60,9 +61,9 @@ func newRootCommand() *cobra.Command {
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
 	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
+	g.remote.register(pf)
 	pf.StringVar(&g.temporal.hostPort, "temporal", "", "run steps that run commands on osbench workers through the Temporal server at HOST:PORT")
 	pf.StringVar(&g.temporal.namespace, "temporal-namespace", "default", "Temporal namespace")
-	pf.StringVar(&g.temporal.store, "temporal-store", "", "where clients and workers exchange blobs: file:///dir (a shared cache directory); default: the --cache-dir they share")
 	pf.DurationVar(&g.temporal.heartbeat, "temporal-heartbeat", 30*time.Second, "a worker silent this long is taken for dead and its step goes to another")
 	pf.IntVar(&g.temporal.attempts, "temporal-attempts", 3, "attempts per step on workers (a step that fails is not retried; a worker that dies is)")
 	pf.IntVar(&g.temporal.inFlight, "temporal-in-flight", 64, "steps of one build running on workers at once")
@@ -108,6 +109,9 @@ func (g *globals) setup(stderr io.Writer) error {
 	if g.jobs < 1 {
 		return usageError{fmt.Errorf("--jobs must be at least 1")}
 	}
+	if err := g.remote.check(); err != nil {
+		return usageError{err}
+	}
 	for name, n := range g.pools {
 		if n < 1 {
 			return usageError{fmt.Errorf("--pool %s=%d: a pool needs at least 1 step", name, n)}
@@ -117,7 +121,14 @@ func (g *globals) setup(stderr io.Writer) error {
 }
 
 func (g *globals) openCache() (*cache.Cache, error) {
-	return cache.Open(g.cacheDir)
+	c, err := cache.Open(g.cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.remote.attach(c, g.log); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // newEngine opens the cache and returns an engine over it.

@@ -22,11 +22,10 @@ import (
 type DispatcherOptions struct {
 	HostPort  string
 	Namespace string // default "default"
-	// Cache is the client engine's cache: inputs are pushed from it, and
-	// results pulled into it. Store is what workers share with it (nil:
-	// the workers' cache directory is this one).
+	// Cache is the client engine's cache: inputs are pushed from it to its
+	// remote, and results pulled into it (without a remote, the workers'
+	// cache directory must be this one).
 	Cache *cache.Cache
-	Store Store
 	// MaxInFlight bounds the activities of the build at once (default 64).
 	MaxInFlight int
 	// Heartbeat is the activities' heartbeat timeout (default 30s).
@@ -104,14 +103,12 @@ func (d *Dispatcher) Wants(s *engine.Step) bool { return dispatchable(s) }
 // Run sends s to a worker of its queue and waits for the record, whose
 // blobs it then pulls into the client's cache.
 func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, inputs map[string]*cache.ActionRecord) (*cache.ActionRecord, error) {
-	for _, in := range s.Inputs {
-		rec := inputs[in.Name]
-		if rec == nil || rec.Failed {
-			continue
-		}
-		if err := push(ctx, d.o.Cache, d.o.Store, rec.Results); err != nil {
-			return nil, fmt.Errorf("step %s: input %s: %w", s.ID, in.Name, err)
-		}
+	recs := make([]*cache.ActionRecord, 0, len(inputs))
+	for _, rec := range inputs {
+		recs = append(recs, rec)
+	}
+	if err := pushInputs(ctx, d.o.Cache, recs); err != nil {
+		return nil, fmt.Errorf("step %s: %w", s.ID, err)
 	}
 	raw, err := encodeStep(s)
 	if err != nil {
@@ -144,10 +141,16 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 	if resp.Record == nil {
 		return nil, fmt.Errorf("step %s on %s: the worker sent no record", s.ID, req.Queue)
 	}
-	if err := pull(ctx, d.o.Store, d.o.Cache, recordOutputs(resp.Record)); err != nil {
+	if resp.Record.Failed {
+		// Its logs, for osbench logs and the out dir; the failure stands
+		// without them.
+		if err := pullOutputs(ctx, d.o.Cache, resp.Record.Side); err != nil {
+			d.o.Log.Warn().Err(err).Str("step", s.ID).Msg("could not fetch the failed run's log")
+		}
+	} else if err := pullOutputs(ctx, d.o.Cache, append(append([]cache.Output(nil), resp.Record.Results...), resp.Record.Side...)); err != nil {
 		return nil, fmt.Errorf("step %s: results of worker %s: %w", s.ID, resp.Worker, err)
 	}
-	d.o.Log.Debug().Str("step", s.ID).Str("worker", resp.Worker).Bool("cached", resp.Cached).Msg("step came back")
+	d.o.Log.Debug().Str("step", s.ID).Str("worker", resp.Worker).Msg("step came back")
 	return resp.Record, nil
 }
 

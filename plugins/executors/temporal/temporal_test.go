@@ -15,6 +15,8 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/engine/cache/httpcache"
+	"github.com/osbench/osbench/engine/cache/httpcache/nginxtest"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/executors/temporal"
 	"github.com/osbench/osbench/plugins/executors/temporal/temporaltest"
@@ -94,11 +96,19 @@ func reachableDir(t *testing.T) string {
 	return d
 }
 
-func openCache(t *testing.T, dir string) *cache.Cache {
+// openCache opens a cache with remote (a URL, "" for none) behind it.
+func openCache(t *testing.T, dir, remote string) *cache.Cache {
 	t.Helper()
 	c, err := cache.Open(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if remote != "" {
+		s, err := httpcache.New(remote, httpcache.Options{Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.AttachRemote(s, cache.RemoteOptions{Name: remote, Warn: func(msg string) { t.Logf("remote: %s", msg) }})
 	}
 	return c
 }
@@ -144,16 +154,16 @@ var chainScripts = map[string]string{
 	"c": `echo "$IN gamma"; ls in > "$OUT/listing"`,
 }
 
-// worker starts an in-process worker with its own cache, exchanging blobs
-// through store.
-func startWorker(t *testing.T, ctx context.Context, hostPort string, store temporal.Store, name string) *cache.Cache {
+// startWorker starts an in-process worker over the cache in dir, exchanging
+// blobs through the remote cache at remote ("": none).
+func startWorker(t *testing.T, ctx context.Context, hostPort, remote, dir, name string) *cache.Cache {
 	t.Helper()
-	c := openCache(t, filepath.Join(reachableDir(t), name))
+	c := openCache(t, dir, remote)
 	e := engine.New(c, engine.Options{Jobs: 2, Log: zerolog.Nop()})
 	ready := make(chan error, 1)
 	go func() {
 		ready <- temporal.RunWorker(ctx, temporal.WorkerOptions{HostPort: hostPort, Platform: "linux", Executor: executors.LocalName,
-			ExecutorState: t.TempDir(), Engine: e, Store: store, Jobs: 2, Identity: name, Log: zerolog.Nop()})
+			ExecutorState: t.TempDir(), Engine: e, Jobs: 2, Identity: name, Log: zerolog.Nop()})
 	}()
 	t.Cleanup(func() {
 		if err := <-ready; err != nil {
@@ -166,7 +176,7 @@ func startWorker(t *testing.T, ctx context.Context, hostPort string, store tempo
 func TestDispatchGivesTheLocalResults(t *testing.T) {
 	fp := fingerprint(t)
 	// The same graph run in-process is what the workers must give.
-	localCache := openCache(t, filepath.Join(reachableDir(t), "local"))
+	localCache := openCache(t, filepath.Join(reachableDir(t), "local"), "")
 	want, err := engine.New(localCache, engine.Options{Log: zerolog.Nop()}).Build(context.Background(), graph(t, fp, chainScripts))
 	if err != nil {
 		t.Fatal(err)
@@ -175,12 +185,12 @@ func TestDispatchGivesTheLocalResults(t *testing.T) {
 	srv := temporaltest.Start(t)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	store := temporal.NewDirStore(openCache(t, filepath.Join(reachableDir(t), "store")))
-	w1 := startWorker(t, ctx, srv.HostPort, store, "w1")
-	w2 := startWorker(t, ctx, srv.HostPort, store, "w2")
+	remote := nginxtest.Start(t, nginxtest.Options{}).URL
+	w1 := startWorker(t, ctx, srv.HostPort, remote, filepath.Join(reachableDir(t), "w1"), "w1")
+	w2 := startWorker(t, ctx, srv.HostPort, remote, filepath.Join(reachableDir(t), "w2"), "w2")
 
-	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"))
-	d, err := temporal.NewDispatcher(ctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache, Store: store, Heartbeat: 5 * time.Second, Log: zerolog.Nop()})
+	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"), remote)
+	d, err := temporal.NewDispatcher(ctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache, Heartbeat: 5 * time.Second, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,10 +248,11 @@ func TestCancelStopsTheWorkersCommand(t *testing.T) {
 	srv := temporaltest.Start(t)
 	wctx, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
-	store := temporal.NewDirStore(openCache(t, filepath.Join(reachableDir(t), "store")))
-	startWorker(t, wctx, srv.HostPort, store, "w1")
-	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"))
-	d, err := temporal.NewDispatcher(wctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache, Store: store, Heartbeat: 3 * time.Second, Log: zerolog.Nop()})
+	// No remote: the worker and the client share one cache directory.
+	dir := filepath.Join(reachableDir(t), "shared")
+	startWorker(t, wctx, srv.HostPort, "", dir, "w1")
+	clientCache := openCache(t, dir, "")
+	d, err := temporal.NewDispatcher(wctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache, Heartbeat: 3 * time.Second, Log: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +287,7 @@ func TestCancelStopsTheWorkersCommand(t *testing.T) {
 func TestDuplicateRequestsRunOnce(t *testing.T) {
 	fp := fingerprint(t)
 	// The client's key, from a plan over an empty cache.
-	c := openCache(t, filepath.Join(reachableDir(t), "w"))
+	c := openCache(t, filepath.Join(reachableDir(t), "w"), "")
 	e := engine.New(c, engine.Options{Log: zerolog.Nop()})
 	g := graph(t, fp, map[string]string{"a": "sleep 1; echo once", "b": "true", "c": "true"})
 	plan, err := e.Plan(context.Background(), g)

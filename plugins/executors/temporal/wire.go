@@ -6,7 +6,7 @@
 // queue of its platform and fingerprint, osbench-<platform>-<fp>. A worker
 // (osbench worker) polls the queues of the fingerprints its own executor
 // gives, so it never receives a step it would key differently. Temporal
-// carries steps, keys and digests; blobs travel through a Store.
+// carries steps, keys and digests; blobs travel through the remote cache (--remote-cache).
 package temporal
 
 import (
@@ -54,8 +54,7 @@ type StepRequest struct {
 // runs included (their side logs are in the store).
 type StepResponse struct {
 	Record *cache.ActionRecord `json:"record"`
-	Worker string              `json:"worker"` // who ran it, for logs and tests
-	Cached bool                `json:"cached"` // served from the worker's cache, not run
+	Worker string              `json:"worker"` // who ran it, for logs
 }
 
 // Queue is the task queue of a platform and executor fingerprint.

@@ -15,7 +15,6 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/plugins/executors"
 )
 
@@ -30,10 +29,10 @@ type WorkerOptions struct {
 	Executor string
 	// ExecutorState is the executor's state directory (its Wine prefixes).
 	ExecutorState string
-	// Engine runs the steps over its cache; Store is where the inputs come
-	// from and the results go (nil: the client's cache is the engine's).
+	// Engine runs the steps over its cache, whose remote (if attached) is
+	// where the inputs come from and the results go; without one it must
+	// be the clients' cache directory.
 	Engine *engine.Engine
-	Store  Store
 	// Jobs bounds the steps this worker runs at once.
 	Jobs     int
 	Identity string
@@ -133,25 +132,8 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	}
 	log := w.o.Log.With().Str("step", s.ID).Str("key", req.Key.Short()).Int32("attempt", activity.GetInfo(ctx).Attempt).Logger()
 	local := w.o.Engine.Cache()
-	if rec := w.storedRecord(ctx, req.Key); rec != nil {
-		log.Info().Msg("step already in the store")
-		return StepResponse{Record: rec, Worker: w.o.Identity, Cached: true}, nil
-	}
 	for _, in := range s.Inputs {
-		rec := req.Inputs[in.Name]
-		if rec == nil || rec.Failed {
-			continue // absent inputs carry no blobs
-		}
-		outs := rec.Results
-		if in.Result != "" {
-			outs = nil
-			for _, o := range rec.Results {
-				if o.Name == in.Result {
-					outs = append(outs, o)
-				}
-			}
-		}
-		if err := pull(ctx, w.o.Store, local, outs); err != nil {
+		if err := pullOutputs(ctx, local, inputOutputs(req.Inputs[in.Name], in.Result)); err != nil {
 			return StepResponse{}, fmt.Errorf("step %s: input %s: %w", s.ID, in.Name, err)
 		}
 	}
@@ -167,34 +149,13 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 		log.Warn().Err(err).Msg("step not run")
 		return StepResponse{}, err
 	}
-	if err := push(ctx, local, w.o.Store, recordOutputs(rec)); err != nil {
+	// RunDispatched's PutAction uploaded a new success already; a record
+	// it found in this cache may predate the remote: push is idempotent.
+	if err := pushRun(ctx, local, rec); err != nil {
 		return StepResponse{}, fmt.Errorf("step %s: %w", s.ID, err)
-	}
-	if !rec.Failed && w.o.Store != nil && !sameDir(w.o.Store, local) {
-		if err := w.o.Store.PutAction(ctx, rec); err != nil {
-			log.Warn().Err(err).Msg("could not record the step in the store")
-		}
 	}
 	log.Info().Bool("failed", rec.Failed).Str("label", rec.Label).Msg("step done")
 	return StepResponse{Record: rec, Worker: w.o.Identity}, nil
-}
-
-// storedRecord is the store's good record for key, when every blob it
-// names is there: then a retried or duplicated attempt runs nothing.
-func (w *stepWorker) storedRecord(ctx context.Context, key cache.Digest) *cache.ActionRecord {
-	if w.o.Store == nil || sameDir(w.o.Store, w.o.Engine.Cache()) {
-		return nil // RunDispatched looks in the engine's own cache
-	}
-	rec, err := w.o.Store.GetAction(ctx, key)
-	if err != nil || rec == nil || rec.Failed || rec.Key != key {
-		return nil
-	}
-	for _, o := range recordOutputs(rec) {
-		if ok, err := w.o.Store.Has(ctx, o.Digest, o.Size); err != nil || !ok {
-			return nil
-		}
-	}
-	return rec
 }
 
 // heartbeat records a heartbeat now and then until stop is called, so a
