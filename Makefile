@@ -55,8 +55,10 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-bench: build
-	$(GO) run ./cmd/osbench-bench
+# BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio.
+BENCH_FLAGS ?=
+bench: build tools
+	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)
 
 # demo: the main job on the bundled examples — validate, build (runs on Linux
 # and Windows, differential coverage, verification, masking, labels, tasks),
