@@ -10,6 +10,8 @@
 //   - evaluation: a second evaluation of the same predictions vs the first
 //     (≤ 0.01), and what osbench adds per prediction beyond the test
 //     commands themselves;
+//   - remote cache: a build of the examples served by a remote cache (nginx
+//     on loopback, an empty local cache) vs one served by the local cache;
 //   - distribution: the Go examples built through Temporal by 2 workers vs 1
 //     (≤ 0.6).
 package main
@@ -118,6 +120,11 @@ func run(nRepos int, keep bool, only string) error {
 		return err
 	}
 	rows = append(rows, evalRows...)
+	remoteRows, err := benchRemote(bin, root, tmp, filepath.Join(tmp, "eval-cache"))
+	if err != nil {
+		return err
+	}
+	rows = append(rows, remoteRows...)
 
 	// 3. The synthetic corpus.
 	corpus := filepath.Join(tmp, "corpus")

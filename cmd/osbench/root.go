@@ -29,6 +29,7 @@ type globals struct {
 	platforms []string
 	log       zerolog.Logger
 	remote    remoteFlags
+	split     splitFlags
 	temporal  temporalFlags
 	// dispatcher, set by startDispatch, sends steps to Temporal workers.
 	dispatcher engine.Dispatcher
@@ -62,6 +63,7 @@ func newRootCommand() *cobra.Command {
 	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	g.remote.register(pf)
+	g.split.register(pf)
 	pf.StringVar(&g.temporal.hostPort, "temporal", "", "run steps that run commands on osbench workers through the Temporal server at HOST:PORT")
 	pf.StringVar(&g.temporal.namespace, "temporal-namespace", "default", "Temporal namespace")
 	pf.DurationVar(&g.temporal.heartbeat, "temporal-heartbeat", 30*time.Second, "a worker silent this long is taken for dead and its step goes to another")
@@ -110,6 +112,9 @@ func (g *globals) setup(stderr io.Writer) error {
 		return usageError{fmt.Errorf("--jobs must be at least 1")}
 	}
 	if err := g.remote.check(); err != nil {
+		return usageError{err}
+	}
+	if err := g.split.check(); err != nil {
 		return usageError{err}
 	}
 	for name, n := range g.pools {

@@ -55,7 +55,7 @@ func checkSource(r *manifests.Repository, target *manifests.Platform) string {
 // s→t: differential coverage of the complete runs, verification of its
 // regions, the mask (R−), and the masked repository's test runs on the
 // target and on the source.
-func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
+func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := r.Name + "/" + d.Source + "-to-" + d.Target
 	common := []engine.Field{
 		{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
@@ -115,7 +115,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	steps := []*engine.Step{dc, vr, mk}
 	masked := map[string]string{}
 	for _, platform := range []string{d.Target, d.Source} {
-		run := maskedRun(dir, tests[platform], platform, mk.ID)
+		run := maskedRun(dir, golds[platform], platform, mk.ID)
 		masked[platform] = run.ID
 		steps = append(steps, run)
 	}
@@ -124,7 +124,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	env := map[string]taskpkg.Environment{}
 	for _, platform := range []string{d.Source, d.Target} {
 		p := platforms[platform]
-		env[platform] = environment(p)
+		env[platform] = evalEnvironment(p)
 	}
 	task := &engine.Step{
 		ID: dir + "/" + taskbuild.Kind, Kind: taskbuild.Kind, Group: r.Name,
@@ -141,6 +141,8 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: taskbuild.InputVerify, Step: vr.ID},
 			{Name: taskbuild.InputTargetMasked, Step: masked[d.Target]},
 			{Name: taskbuild.InputSourceMasked, Step: masked[d.Source]},
+			{Name: taskbuild.InputTargetGold, Step: golds[d.Target].ID},
+			{Name: taskbuild.InputSourceGold, Step: golds[d.Source].ID},
 		},
 		Exports: []engine.Export{
 			{Output: "outcome.json", Path: "tasks/" + id + "/outcome.json"},
@@ -178,8 +180,9 @@ func (c *compiler) tasksStep() *engine.Step {
 	return s
 }
 
-// maskedRun is the platform's test step run on the masked repository: the
-// same configuration, another source tree.
+// maskedRun is the platform's gold re-run on the masked repository: the
+// configuration evaluation runs with (the eval timeout), another source
+// tree — so the empty patch's evaluation is served from it.
 func maskedRun(dir string, test *engine.Step, platform, maskStep string) *engine.Step {
 	run := *test
 	run.ID = dir + "/masked/" + platform + "/test"
@@ -192,6 +195,16 @@ func maskedRun(dir string, test *engine.Step, platform, maskStep string) *engine
 		run.Inputs[i] = in
 	}
 	return &run
+}
+
+// evalEnvironment is how a platform's tests run on a tree the build did not
+// start from — a masked or a patched one: its eval timeout and the command
+// that carries it. Tasks record it; evaluation runs with it.
+func evalEnvironment(p *manifests.Platform) taskpkg.Environment {
+	e := environment(p)
+	e.TestCommand = nonNilList(p.Test.EvalArgv)
+	e.Timeout = p.Test.EvalTimeout.String()
+	return e
 }
 
 // environment is how a platform's tests run, as the task records it: the
