@@ -7,7 +7,7 @@ OUT       ?= out/demo
 FUZZTIME  ?= 10s
 export GOFLAGS := -mod=mod
 
-.PHONY: all build test unit fuzz e2e bench reliability demo corpus lint deps clean
+.PHONY: all build test unit fuzz e2e bench reliability demo corpus lint deps tools clean
 
 all: build
 
@@ -18,8 +18,22 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./cmd/osbench
 
+# tools: programs the tests drive that Debian does not package, built once
+# into a cache outside the repository (kept across checkouts and CI runs
+# that cache $HOME/.cache). The Temporal CLI (its dev server) takes about
+# 6 minutes to build on a 2-core machine, once.
+TOOLS_DIR    ?= $(HOME)/.cache/osbench-tools
+TEMPORAL_VER := v1.5.1
+TEMPORAL_CLI := $(TOOLS_DIR)/temporal-$(TEMPORAL_VER)/temporal
+export OSBENCH_TEMPORAL_CLI := $(TEMPORAL_CLI)
+
+tools: $(TEMPORAL_CLI)
+
+$(TEMPORAL_CLI):
+	GOFLAGS= GOBIN=$(dir $@) $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_VER)
+
 # test: lint, every unit and end-to-end test, then each fuzz target briefly.
-test: deps lint unit fuzz
+test: deps tools lint unit fuzz
 
 unit:
 	$(GO) test -count=1 -timeout=25m ./...
@@ -41,8 +55,10 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-bench: build
-	$(GO) run ./cmd/osbench-bench
+# BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio.
+BENCH_FLAGS ?=
+bench: build tools
+	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)
 
 # reliability: crash-safety, sharing and hostile-output figures in counts
 # (kill -9 of build, gc and eval then rerun; concurrent builds beside gc; a

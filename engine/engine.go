@@ -35,6 +35,9 @@ type Options struct {
 	OutDir      string // where Exports go; "" = no export
 	Observer    Observer
 	Log         zerolog.Logger
+	// Dispatcher, when set, runs the steps it wants elsewhere (Temporal
+	// workers) instead of in this process; keys, cache and graph stay here.
+	Dispatcher Dispatcher
 }
 
 // Engine plans and runs graphs against one cache.
@@ -46,6 +49,9 @@ type Engine struct {
 	// uncached holds the records of runs made from absent inputs (key →
 	// record): they serve this process (Artifacts), never the cache.
 	uncached sync.Map
+	// workerFlights makes a worker run one key once when a client's
+	// request for it arrives twice at once (RunDispatched).
+	workerFlights flights
 }
 
 // New returns an engine over c.
@@ -198,11 +204,22 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	}
 	k, _ := LookupKind(s.Kind)
 	start := e.now()
-	rc, err := e.runOnce(ctx, k, s, inputs)
+	var side []cache.Output
+	var err error
+	if e.opts.Dispatcher != nil && e.opts.Dispatcher.Wants(s) {
+		rec, side, err = e.dispatch(ctx, s, res.Key, inputs)
+	} else {
+		var rc *RunContext
+		if rc, err = e.runOnce(ctx, k, s, inputs); rc != nil {
+			side = rc.side
+			if err == nil {
+				rec = rc.record(res.Key)
+			}
+		}
+	}
 	res.Duration = e.now().Sub(start)
 	switch {
 	case err == nil:
-		rec = rc.record(res.Key)
 		rec.Duration, rec.Created = res.Duration, e.now().UTC()
 		if hasAbsent(inputs) {
 			// Built from incomplete inputs: used by this build (exports,
@@ -217,10 +234,6 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 		// Interrupted: nothing is recorded, the next run starts this step afresh.
 		res.Status, res.Error = StatusCanceled, ctx.Err().Error()
 		return res, nil, err
-	}
-	var side []cache.Output
-	if rc != nil {
-		side = rc.side
 	}
 	if err != nil {
 		res.Status, res.Error, rec = StatusFailed, err.Error(), nil

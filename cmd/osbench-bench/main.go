@@ -11,7 +11,9 @@
 //     (≤ 0.01), and what osbench adds per prediction beyond the test
 //     commands themselves;
 //   - remote cache: a build of the examples served by a remote cache (nginx
-//     on loopback, an empty local cache) vs one served by the local cache.
+//     on loopback, an empty local cache) vs one served by the local cache;
+//   - distribution: the Go examples built through Temporal by 2 workers vs 1
+//     (≤ 0.6).
 package main
 
 import (
@@ -31,8 +33,9 @@ import (
 func main() {
 	repos := flag.Int("repos", 1000, "manifests in the synthetic corpus")
 	keep := flag.Bool("keep", false, "keep the scratch directory")
+	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches)")
 	flag.Parse()
-	if err := run(*repos, *keep); err != nil {
+	if err := run(*repos, *keep, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "osbench-bench:", err)
 		os.Exit(1)
 	}
@@ -43,7 +46,7 @@ type row struct {
 	ok                     bool
 }
 
-func run(nRepos int, keep bool) error {
+func run(nRepos int, keep bool, only string) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -80,6 +83,13 @@ func run(nRepos int, keep bool) error {
 	if err != nil {
 		return err
 	}
+	if only == "temporal" {
+		rows, err := benchTemporal(bin, goExamples, cache, tmp)
+		if err != nil {
+			return err
+		}
+		return printRows(rows)
+	}
 	script, err := plainScript(root, filepath.Join(tmp, "script"))
 	if err != nil {
 		return err
@@ -96,6 +106,13 @@ func run(nRepos int, keep bool) error {
 		row{"cold build of the Go examples (linux) vs plain script (-j 1)", fmt.Sprintf("%.2fx (%s vs %s)", overhead, cold.Round(time.Millisecond), script.Round(time.Millisecond)), "close to 1", overhead < 1.5},
 		row{"no-op rebuild / cold build", fmt.Sprintf("%.4f (%s / %s)", noop.Seconds()/cold.Seconds(), noop.Round(time.Millisecond), cold.Round(time.Millisecond)), "≤ 0.02", noop.Seconds()/cold.Seconds() <= 0.02},
 	)
+
+	// 1b. The same examples through Temporal: 2 workers vs 1.
+	temporalRows, err := benchTemporal(bin, goExamples, cache, tmp)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, temporalRows...)
 
 	// 2. Evaluation of the example tasks.
 	evalRows, err := benchEval(bin, root, tmp)
@@ -144,6 +161,10 @@ func run(nRepos int, keep bool) error {
 		row{"no-op / cold, synthetic corpus", fmt.Sprintf("%.4f", second.Seconds()/first.Seconds()), "(reference)", true},
 	)
 
+	return printRows(rows)
+}
+
+func printRows(rows []row) error {
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "measure\tmeasured\ttarget\tmet")
 	for _, r := range rows {

@@ -40,6 +40,11 @@ func newBuildCommand(g *globals) *cobra.Command {
 					return err
 				}
 			}
+			endDispatch, err := g.startDispatch(cmd)
+			if err != nil {
+				return err
+			}
+			defer endDispatch()
 			progress := newProgress(cmd.ErrOrStderr(), g.log, gr.Len())
 			if verifyCache < 0 || verifyCache > 1 {
 				return usageError{fmt.Errorf("--verify-cache takes a fraction of hits from 0 to 1, not %v", verifyCache)}

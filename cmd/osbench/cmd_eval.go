@@ -43,11 +43,16 @@ func newEvalCommand(g *globals) *cobra.Command {
 			if o.Cache, err = g.openCache(); err != nil {
 				return err
 			}
+			endDispatch, err := g.startDispatch(cmd)
+			if err != nil {
+				return err
+			}
+			defer endDispatch()
 			o.Compile = compile.Options{Platforms: g.platforms, ExecutorState: g.executorState}
 			o.Shard = g.split.shard
 			o.Phase = func(phase string, steps int) (engine.Options, func()) {
 				p := newProgress(cmd.ErrOrStderr(), g.log.With().Str("phase", phase).Logger(), steps)
-				return engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log, Observer: p}, p.Done
+				return engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log, Observer: p, Dispatcher: g.dispatcher}, p.Done
 			}
 			res, err := evalrun.Run(ctx, o)
 			if errors.Is(err, context.Canceled) {

@@ -30,6 +30,9 @@ type globals struct {
 	log       zerolog.Logger
 	remote    remoteFlags
 	split     splitFlags
+	temporal  temporalFlags
+	// dispatcher, set by startDispatch, sends steps to Temporal workers.
+	dispatcher engine.Dispatcher
 }
 
 type usageError struct{ error }
@@ -61,10 +64,16 @@ func newRootCommand() *cobra.Command {
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	g.remote.register(pf)
 	g.split.register(pf)
+	pf.StringVar(&g.temporal.hostPort, "temporal", "", "run steps that run commands on osbench workers through the Temporal server at HOST:PORT")
+	pf.StringVar(&g.temporal.namespace, "temporal-namespace", "default", "Temporal namespace")
+	pf.DurationVar(&g.temporal.heartbeat, "temporal-heartbeat", 30*time.Second, "a worker silent this long is taken for dead and its step goes to another")
+	pf.IntVar(&g.temporal.attempts, "temporal-attempts", 3, "attempts per step on workers (a step that fails is not retried; a worker that dies is)")
+	pf.IntVar(&g.temporal.inFlight, "temporal-in-flight", 64, "steps of one build running on workers at once")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
 		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g), newCorpusCommand(g),
+		newWorkerCommand(g),
 	)
 	return root
 }
@@ -136,6 +145,7 @@ func (g *globals) newEngine(opts engine.Options) (*engine.Engine, error) {
 	opts.Jobs = g.jobs
 	opts.Pools = g.pools
 	opts.Log = g.log
+	opts.Dispatcher = g.dispatcher
 	return engine.New(c, opts), nil
 }
 

@@ -1,0 +1,185 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	sdktemporal "go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/executors"
+)
+
+// WorkerOptions configure an osbench worker.
+type WorkerOptions struct {
+	HostPort  string // Temporal frontend, host:port
+	Namespace string // default "default"
+	// Platform is the platform the worker runs steps for (linux, windows);
+	// Executor the executor it runs them with (local, or wine for
+	// windows on a Linux host).
+	Platform string
+	Executor string
+	// ExecutorState is the executor's state directory (its Wine prefixes).
+	ExecutorState string
+	// Engine runs the steps over its cache, whose remote (if attached) is
+	// where the inputs come from and the results go; without one it must
+	// be the clients' cache directory.
+	Engine *engine.Engine
+	// Jobs bounds the steps this worker runs at once.
+	Jobs     int
+	Identity string
+	Log      zerolog.Logger
+}
+
+// Fingerprints are the executor fingerprints a worker's steps can carry:
+// one per run user a manifest may ask for ("" and "root"), which is what
+// the compiler put in each step's key.
+func Fingerprints(ctx context.Context, executor, stateDir string) ([]string, error) {
+	ex, err := executors.New(executor, executors.Config{StateDir: stateDir})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var fps []string
+	for _, user := range []string{"", "root"} {
+		fp, err := ex.Fingerprint(ctx, user)
+		if err != nil {
+			return nil, fmt.Errorf("executor %s: fingerprint: %w", executor, err)
+		}
+		if !seen[fp] {
+			seen[fp] = true
+			fps = append(fps, fp)
+		}
+	}
+	sort.Strings(fps)
+	return fps, nil
+}
+
+// RunWorker polls the task queues of o's platform and fingerprints and runs
+// the steps it receives until ctx ends; then it stops taking steps and
+// waits (briefly) for the running ones.
+func RunWorker(ctx context.Context, o WorkerOptions) error {
+	if o.Namespace == "" {
+		o.Namespace = "default"
+	}
+	if o.Jobs < 1 {
+		o.Jobs = 1
+	}
+	if o.Identity == "" {
+		host, _ := os.Hostname()
+		o.Identity = fmt.Sprintf("%s-%d-%s", o.Platform, os.Getpid(), host)
+	}
+	fps, err := Fingerprints(ctx, o.Executor, o.ExecutorState)
+	if err != nil {
+		return err
+	}
+	c, err := client.DialContext(ctx, client.Options{HostPort: o.HostPort, Namespace: o.Namespace, Identity: o.Identity, Logger: logAdapter{o.Log}})
+	if err != nil {
+		return fmt.Errorf("temporal %s: %w", o.HostPort, err)
+	}
+	defer c.Close()
+	sw := &stepWorker{o: o, fps: map[string]bool{}}
+	for _, fp := range fps {
+		sw.fps[fp] = true
+	}
+	var workers []worker.Worker
+	for _, fp := range fps {
+		q := Queue(o.Platform, fp)
+		w := worker.New(c, q, worker.Options{
+			MaxConcurrentActivityExecutionSize: o.Jobs,
+			Identity:                           o.Identity,
+			WorkerStopTimeout:                  10 * time.Second,
+		})
+		w.RegisterActivityWithOptions(sw.run, activity.RegisterOptions{Name: activityName})
+		if err := w.Start(); err != nil {
+			for _, started := range workers {
+				started.Stop()
+			}
+			return fmt.Errorf("worker on %s: %w", q, err)
+		}
+		workers = append(workers, w)
+		o.Log.Info().Str("queue", q).Str("executor", o.Executor).Msg("worker polling")
+	}
+	<-ctx.Done()
+	for _, w := range workers {
+		w.Stop()
+	}
+	return nil
+}
+
+type stepWorker struct {
+	o   WorkerOptions
+	fps map[string]bool
+}
+
+// run is the activity: one step, idempotent by its key.
+func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, error) {
+	s, err := decodeStep(req.Step)
+	if err != nil {
+		return StepResponse{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), errKeyMismatch, nil)
+	}
+	if s.Env["platform"] != w.o.Platform || !w.fps[s.Env["executor"]] {
+		msg := fmt.Sprintf("step %s is for platform %s, executor %q; this worker runs %s with %q", s.ID, s.Env["platform"], s.Env["executor"], w.o.Platform, w.o.Executor)
+		return StepResponse{}, sdktemporal.NewNonRetryableApplicationError(msg, errKeyMismatch, nil)
+	}
+	log := w.o.Log.With().Str("step", s.ID).Str("key", req.Key.Short()).Int32("attempt", activity.GetInfo(ctx).Attempt).Logger()
+	local := w.o.Engine.Cache()
+	for _, in := range s.Inputs {
+		if err := pullOutputs(ctx, local, inputOutputs(req.Inputs[in.Name], in.Result)); err != nil {
+			return StepResponse{}, fmt.Errorf("step %s: input %s: %w", s.ID, in.Name, err)
+		}
+	}
+	log.Info().Msg("running step")
+	stop := heartbeat(ctx)
+	rec, err := w.o.Engine.RunDispatched(ctx, s, req.Key, req.Inputs)
+	stop()
+	var mismatch *engine.KeyMismatchError
+	switch {
+	case errors.As(err, &mismatch):
+		return StepResponse{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), errKeyMismatch, nil)
+	case err != nil:
+		log.Warn().Err(err).Msg("step not run")
+		return StepResponse{}, err
+	}
+	// RunDispatched's PutAction uploaded a new success already; a record
+	// it found in this cache may predate the remote: push is idempotent.
+	if err := pushRun(ctx, local, rec); err != nil {
+		return StepResponse{}, fmt.Errorf("step %s: %w", s.ID, err)
+	}
+	log.Info().Bool("failed", rec.Failed).Str("label", rec.Label).Msg("step done")
+	return StepResponse{Record: rec, Worker: w.o.Identity}, nil
+}
+
+// heartbeat records a heartbeat now and then until stop is called, so a
+// worker that dies is noticed within the heartbeat timeout; the heartbeat
+// is also how a cancellation from the client reaches ctx.
+func heartbeat(ctx context.Context) (stop func()) {
+	every := activity.GetInfo(ctx).HeartbeatTimeout / 3
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			activity.RecordHeartbeat(ctx)
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done) }
+}
