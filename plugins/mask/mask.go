@@ -44,12 +44,18 @@
 //     body (those branches emptied) under #else, so the source's compiler
 //     sees what it saw before (ccoarse.go).
 //   - Rust (a small lexer and the items, blocks and attributes it finds):
-//     only code under cfg is touched. The content of a #[cfg(windows)]
-//     { … } block or of an if cfg!(windows) branch in a function body is
-//     removed, or becomes Default::default() (Ok(…) of it for a Result)
-//     when it is the body's value; a function only the target compiles
-//     keeps its signature and gets a placeholder body; a const or static
-//     of a primitive type gets its zero literal. Use declarations and type
+//     in a file the source compiles, only code under cfg is touched. The
+//     content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
+//     branch in a function body is removed, or becomes Default::default()
+//     (Ok(…) of it for a Result) when it is the body's value; a function
+//     only the target compiles (under cfg, or anywhere in a file the
+//     source does not compile: a module only the target declares) keeps
+//     its signature and loses its whole body as soon as a region touches
+//     it; a const or static of a primitive type gets its zero literal. An
+//     io::Result (or Result<T, io::Error>) placeholder is
+//     Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
+//     Ok of a default the callers would take for a success; other error
+//     types are the crate's own and get Ok(Default::default()). Use declarations and type
 //     declarations are kept (KindUnmasked says so). With Input.Coarse set,
 //     a function both platforms compile gets #[cfg(target)] { placeholder }
 //     #[cfg(not(target))] { original body, target blocks emptied }
