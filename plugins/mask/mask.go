@@ -42,7 +42,16 @@
 //     set, a function the source compiles too gets its whole body guarded:
 //     a placeholder body under the masked branches' condition, the original
 //     body (those branches emptied) under #else, so the source's compiler
-//     sees what it saw before (ccoarse.go).
+//     sees what it saw before (ccoarse.go). Two rules keep C placeholders
+//     quiet where a zero cannot (cquiet.go): a region of a clock (a
+//     function returning struct timeval, timespec, time_t, FILETIME…, or
+//     named for time, clock, tick or now) is refused, since a stopped
+//     clock hangs every wait on it; so is a region whose removed code
+//     calls fclose, free, close, CloseHandle (and the like) on something
+//     that outlives it (a parameter, or a variable named outside the
+//     removed code). Edits nested in another edit of the file (a
+//     statement of a function whose whole body another region masks) give
+//     way to the outer one.
 //   - Rust (a small lexer and the items, blocks and attributes it finds):
 //     in a file the source compiles, only code under cfg is touched. The
 //     content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
