@@ -18,7 +18,7 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./cmd/osbench
 
-# test: vet, every unit and end-to-end test, then each fuzz target briefly.
+# test: lint, every unit and end-to-end test, then each fuzz target briefly.
 test: deps lint unit fuzz
 
 unit:
@@ -28,9 +28,18 @@ unit:
 fuzz:
 	@./scripts/fuzz.sh $(FUZZTIME)
 
-lint:
+# lint: gofmt, go vet, then staticcheck at a pinned version, installed once
+# into a tool dir outside the tree (GOPATH/osbench-tools) when missing.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK         := $(shell $(GO) env GOPATH)/osbench-tools/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+
+$(STATICCHECK):
+	GOFLAGS= GOBIN=$(dir $@) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+lint: $(STATICCHECK)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './testdata/*'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 bench: build
 	$(GO) run ./cmd/osbench-bench

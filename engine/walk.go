@@ -132,8 +132,7 @@ func (e *Engine) Build(ctx context.Context, g *Graph) (*Report, error) {
 	stopped := false
 
 	// settle marks id as finished and releases its successors.
-	var settle func(id string, res *StepResult)
-	settle = func(id string, res *StepResult) {
+	settle := func(id string, res *StepResult) {
 		st.mu.Lock()
 		st.results[id] = res
 		st.mu.Unlock()

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what osbench's tests and demo drive for real and a fresh Debian
-# machine may lack: git, Wine and mingw-w64 for the Windows platform, CMake
+# machine may lack: git, nginx (the remote-cache tests serve a cache with
+# it, started by the tests on loopback), Wine and mingw-w64 for the Windows
+# platform, CMake
 # and LLVM for the C and C++ presets, and for the Rust preset Debian's
 # rustc-web (a current Rust whose Linux standard library has the profiler
 # runtime, with its sources, LLVM 22's profile tools and lld), then the
@@ -11,7 +13,7 @@
 # (apt removes them): 1.63 has no profiler runtime, so no Rust coverage.
 set -euo pipefail
 
-packages=(git util-linux wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64
+packages=(git util-linux nginx-core wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64
   cmake rustc-web cargo-web rust-web-src llvm-22 lld-22 llvm chromium)
 
 SUDO=""

@@ -32,6 +32,25 @@ func newCacheCommand(g *globals) *cobra.Command {
 		},
 		newCacheGCCommand(g),
 		&cobra.Command{
+			Use: "push", Short: "Upload every successful local result to the remote cache (--remote-cache)",
+			Long: "push seeds a remote cache from a machine that built without one: every successful action record\nwhose blobs are all local is uploaded, blobs first. A build with --remote-cache uploads what it runs by itself.",
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if g.remote.url == "" {
+					return usageError{fmt.Errorf("cache push needs --remote-cache URL (or OSBENCH_REMOTE_CACHE)")}
+				}
+				ca, err := g.openCache()
+				if err != nil {
+					return err
+				}
+				ctx, stop := signalContext()
+				defer stop()
+				n, err := ca.PushAll(ctx)
+				fmt.Fprintf(cmd.OutOrStdout(), "%d action records pushed\n", n)
+				return err
+			},
+		},
+		&cobra.Command{
 			Use: "verify", Short: "Rehash every blob; drop corrupt blobs and the records that need them",
 			RunE: func(cmd *cobra.Command, args []string) error {
 				ca, err := g.openCache()

@@ -397,7 +397,7 @@ func TestGitSourceThroughMirror(t *testing.T) {
 	// cache emptied, the checkout reruns from the mirror alone.
 	os.Rename(origin, origin+".gone")
 	os.RemoveAll(filepath.Join(cacheDir, "ac"))
-	stdout, stderr, code = runOsbench(t, cacheDir, "--platform", "linux", "build", mdir)
+	_, stderr, code = runOsbench(t, cacheDir, "--platform", "linux", "build", mdir)
 	if code != 0 {
 		t.Fatalf("rebuild without origin: exit %d\n%s", code, stderr)
 	}

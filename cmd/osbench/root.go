@@ -28,6 +28,7 @@ type globals struct {
 	pools     map[string]int // executor → at most this many of its steps at once
 	platforms []string
 	log       zerolog.Logger
+	remote    remoteFlags
 }
 
 type usageError struct{ error }
@@ -57,6 +58,7 @@ func newRootCommand() *cobra.Command {
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
 	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
+	g.remote.register(pf)
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
@@ -98,6 +100,9 @@ func (g *globals) setup(stderr io.Writer) error {
 	if g.jobs < 1 {
 		return usageError{fmt.Errorf("--jobs must be at least 1")}
 	}
+	if err := g.remote.check(); err != nil {
+		return usageError{err}
+	}
 	for name, n := range g.pools {
 		if n < 1 {
 			return usageError{fmt.Errorf("--pool %s=%d: a pool needs at least 1 step", name, n)}
@@ -107,7 +112,14 @@ func (g *globals) setup(stderr io.Writer) error {
 }
 
 func (g *globals) openCache() (*cache.Cache, error) {
-	return cache.Open(g.cacheDir)
+	c, err := cache.Open(g.cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.remote.attach(c, g.log); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // newEngine opens the cache and returns an engine over it.

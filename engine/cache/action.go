@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,8 +54,17 @@ func (c *Cache) actionPath(key Digest) string {
 
 // GetAction returns the record for key, or ErrMiss when there is none or it
 // cannot be read. It bumps the record's last-use time (at most hourly, to
-// keep no-op builds from writing) so gc trims by last use.
+// keep no-op builds from writing) so gc trims by last use. With a remote
+// attached, a record missing (or failed, or incomplete) here is pulled
+// from the remote with everything it reaches (Pull).
 func (c *Cache) GetAction(key Digest) (*ActionRecord, error) {
+	if c.remote != nil {
+		return c.Pull(context.Background(), key)
+	}
+	return c.getActionLocal(key)
+}
+
+func (c *Cache) getActionLocal(key Digest) (*ActionRecord, error) {
 	if !key.Valid() {
 		return nil, fmt.Errorf("get action: invalid key %q", key)
 	}
@@ -84,8 +94,17 @@ func (c *Cache) touch(p string) {
 }
 
 // PutAction stores rec under its key. Call it only after every blob the
-// record names is stored: the record is what makes them reachable.
+// record names is stored: the record is what makes them reachable. With a
+// writable remote attached, a successful record is then uploaded (Push);
+// a failed one never is.
 func (c *Cache) PutAction(rec *ActionRecord) error {
+	if err := c.putActionLocal(rec); err != nil {
+		return err
+	}
+	return c.Push(context.Background(), rec)
+}
+
+func (c *Cache) putActionLocal(rec *ActionRecord) error {
 	if !rec.Key.Valid() {
 		return fmt.Errorf("put action: invalid key %q", rec.Key)
 	}

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,9 +21,10 @@ var ErrMiss = errors.New("cache miss")
 // Cache is a local cache directory. Its methods are safe for concurrent use by
 // goroutines and by several processes sharing the directory.
 type Cache struct {
-	dir  string
-	lock *flock.Flock
-	now  func() time.Time
+	dir    string
+	lock   *flock.Flock
+	now    func() time.Time
+	remote *remote // nil: local only (AttachRemote)
 }
 
 // Open creates (if needed) and opens the cache at dir.
@@ -140,8 +142,19 @@ func (c *Cache) hasSize(d Digest, size int64) bool {
 func (c *Cache) Has(d Digest, size int64) bool { return d.Valid() && c.hasSize(d, size) }
 
 // ReadBytes returns the content of blob d after checking its digest. A blob
-// that fails the check is removed and reported as *CorruptError.
+// that fails the check is removed and reported as *CorruptError. A blob
+// missing here is pulled from an attached remote first.
 func (c *Cache) ReadBytes(d Digest) ([]byte, error) {
+	b, err := c.readBytesLocal(d)
+	if errors.Is(err, ErrMiss) && c.remote != nil {
+		if c.PullBlob(context.Background(), d, -1) == nil {
+			return c.readBytesLocal(d)
+		}
+	}
+	return b, err
+}
+
+func (c *Cache) readBytesLocal(d Digest) ([]byte, error) {
 	if !d.Valid() {
 		return nil, fmt.Errorf("read blob: invalid digest %q", d)
 	}
@@ -159,12 +172,16 @@ func (c *Cache) ReadBytes(d Digest) ([]byte, error) {
 }
 
 // CopyTo writes blob d to w, verifying its digest on the way. When the check
-// fails w has received bad bytes: callers write to scratch space only.
+// fails w has received bad bytes: callers write to scratch space only. A
+// blob missing here is pulled from an attached remote first.
 func (c *Cache) CopyTo(w io.Writer, d Digest) (int64, error) {
 	if !d.Valid() {
 		return 0, fmt.Errorf("read blob: invalid digest %q", d)
 	}
 	f, err := os.Open(c.blobPath(d))
+	if errors.Is(err, fs.ErrNotExist) && c.remote != nil && c.PullBlob(context.Background(), d, -1) == nil {
+		f, err = os.Open(c.blobPath(d))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, ErrMiss
 	}

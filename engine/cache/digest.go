@@ -58,6 +58,26 @@ func (hr *hashingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// hashingWriter hashes what passes through it to w and counts the bytes.
+type hashingWriter struct {
+	w io.Writer
+	h hash.Hash
+	n int64
+}
+
+func newHashingWriter(w io.Writer) *hashingWriter {
+	return &hashingWriter{w: w, h: sha256.New()}
+}
+
+func (hw *hashingWriter) Write(p []byte) (int, error) {
+	n, err := hw.w.Write(p)
+	hw.h.Write(p[:n])
+	hw.n += int64(n)
+	return n, err
+}
+
+func (hw *hashingWriter) digest() Digest { return Digest(hex.EncodeToString(hw.h.Sum(nil))) }
+
 func (hr *hashingReader) digest() Digest { return Digest(hex.EncodeToString(hr.h.Sum(nil))) }
 
 // CorruptError says a stored blob no longer matches its name. The blob has
@@ -65,8 +85,15 @@ func (hr *hashingReader) digest() Digest { return Digest(hex.EncodeToString(hr.h
 type CorruptError struct {
 	Digest Digest
 	Reason string
+	// Source is "" for a blob of the local directory (removed by the time
+	// the error is returned); otherwise where the bad bytes came from (a
+	// remote cache's URL, "write") — nothing was stored from them.
+	Source string
 }
 
 func (e *CorruptError) Error() string {
+	if e.Source != "" {
+		return fmt.Sprintf("blob %s from %s is corrupt (%s); not stored", e.Digest.Short(), e.Source, e.Reason)
+	}
 	return fmt.Sprintf("cache blob %s is corrupt (%s); removed", e.Digest.Short(), e.Reason)
 }

@@ -146,6 +146,20 @@ func (c *Cache) ReadTree(d Digest) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.parseTree(d, b)
+}
+
+// readTreeLocal is ReadTree without falling through to a remote.
+func (c *Cache) readTreeLocal(d Digest) (*Tree, error) {
+	b, err := c.readBytesLocal(d)
+	if err != nil {
+		return nil, err
+	}
+	return c.parseTree(d, b)
+}
+
+// parseTree decodes and checks the manifest b of tree d.
+func (c *Cache) parseTree(d Digest, b []byte) (*Tree, error) {
 	var t Tree
 	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, c.corrupt(d, "tree manifest does not decode")

@@ -269,7 +269,7 @@ func checkCmd(cmd Cmd) (string, error) {
 		return "", fmt.Errorf("negative timeout %v", cmd.Timeout)
 	}
 	if cmd.WorkDir != "" && !filepath.IsAbs(cmd.WorkDir) {
-		return "", fmt.Errorf("WorkDir %q is not absolute", cmd.WorkDir)
+		return "", fmt.Errorf("cmd.WorkDir %q is not absolute", cmd.WorkDir)
 	}
 	for _, d := range cmd.WritableDirs {
 		if !filepath.IsAbs(d) {
@@ -284,7 +284,7 @@ func checkCmd(cmd Cmd) (string, error) {
 		return "", errors.New("no working directory (Dir and WorkDir are both empty)")
 	}
 	if !filepath.IsAbs(dir) {
-		return "", fmt.Errorf("Dir %q is not absolute", dir)
+		return "", fmt.Errorf("cmd.Dir %q is not absolute", dir)
 	}
 	return dir, nil
 }
@@ -310,7 +310,7 @@ func commandEnv(cmd Cmd, who runUser) ([]string, error) {
 	env := make([]string, 0, len(cmd.Env)+1+len(homeVars)+len(tempVars))
 	for i, kv := range cmd.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return nil, fmt.Errorf("Env[%d] = %q is not of the form KEY=VALUE", i, kv)
+			return nil, fmt.Errorf("cmd.Env[%d] = %q is not of the form KEY=VALUE", i, kv)
 		}
 		env = append(env, kv)
 	}

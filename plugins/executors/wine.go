@@ -288,7 +288,7 @@ func checkWineEnv(env []string) error {
 	for i, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		if slices.Contains(wineOwnedVars, k) {
-			return fmt.Errorf("Env[%d] sets %s, which the wine executor sets itself (it owns %s)",
+			return fmt.Errorf("cmd.Env[%d] sets %s, which the wine executor sets itself (it owns %s)",
 				i, k, strings.Join(wineOwnedVars, ", "))
 		}
 	}

@@ -1,5 +1,10 @@
 package mask
 
+// The use analysis resolves identifiers through the parser's ast.Object
+// scopes. Their replacement, go/types, needs the file type-checked with its
+// imports, which a file masked for another platform cannot be here.
+//lint:file-ignore SA1019 ast.Object is the only resolution available without type-checking
+
 import (
 	"fmt"
 	"go/ast"

@@ -136,7 +136,7 @@ func untar(r io.Reader, dir string, anyLinks bool) error {
 			if err := os.MkdirAll(p, 0o755); err != nil {
 				return err
 			}
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // tar.Reader reports the old TypeRegA as TypeReg
 			if err := writeFile(p, tr, h.Mode&0o111 != 0); err != nil {
 				return err
 			}
