@@ -31,8 +31,11 @@
 //     that lost their last use are removed. Top-level declarations are
 //     never removed, so files of the target only (attrs_windows.go) still
 //     compile. Input.Coarse also takes the bodies of target-only functions
-//     that a region touches without covering a statement; it never takes
-//     a function the source compiles.
+//     that a region touches without covering a statement (it never takes
+//     a function the source compiles), and returns plain zero values with
+//     a nil error: it is the retry of a mask whose target run crashed or
+//     hung, and what crashes on the neutral error is code that panics on
+//     any error (a test's if err != nil { panic(err) }).
 //   - C and C++ (a small lexer and the preprocessor's conditional groups):
 //     only code inside a conditional branch (#ifdef _WIN32 ... #else) is
 //     touched. A branch ending a function body becomes "(void)param;" lines

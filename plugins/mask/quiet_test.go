@@ -22,6 +22,7 @@ type quietFixture struct {
 	lib     string
 	regions []schemas.VerifiedRegion
 	main    string
+	coarse  bool // the retry's mode
 }
 
 var quietFixtures = map[string]quietFixture{
@@ -158,6 +159,22 @@ func Size(name string) int64 {
 		regions: []schemas.VerifiedRegion{region(10, 14)},
 		main:    `fmt.Println("ok", lib.Size(os.Args[0]))`,
 	},
+	// A caller (a test, an example) that panics on any error crashes on
+	// the neutral error: the retry's coarse mode returns a nil one.
+	"a caller that panics on any error, coarse": {
+		lib: `package lib
+
+import "strings"
+
+// Split splits a command line into words.
+func Split(line string) ([]string, error) {
+	return strings.Fields(line), nil
+}
+`,
+		regions: []schemas.VerifiedRegion{region(7, 7)},
+		main:    `words, err := lib.Split("a b"); if err != nil { panic(err) }; fmt.Println("ok", len(words))`,
+		coarse:  true,
+	},
 }
 
 // TestQuietPlaceholders masks each fixture, builds it with the program
@@ -168,7 +185,7 @@ func TestQuietPlaceholders(t *testing.T) {
 	for name, fx := range quietFixtures {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			out, err := Rules{}.Mask(context.Background(), Input{Path: "lib/lib.go", Source: []byte(fx.lib), Regions: fileRegions(fx.regions, "lib/lib.go")})
+			out, err := Rules{}.Mask(context.Background(), Input{Path: "lib/lib.go", Source: []byte(fx.lib), Regions: fileRegions(fx.regions, "lib/lib.go"), Coarse: fx.coarse})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -57,7 +57,8 @@ type retryKind struct{}
 func init() { engine.RegisterKind(retryKind{}) }
 
 func (retryKind) Name() string    { return RetryKind }
-func (retryKind) Version() string { return "1" }
+// Version 2: Go's coarse mode returns nil errors.
+func (retryKind) Version() string { return "2" }
 
 func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg RetryConfig
