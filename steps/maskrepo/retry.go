@@ -56,7 +56,8 @@ type retryKind struct{}
 
 func init() { engine.RegisterKind(retryKind{}) }
 
-func (retryKind) Name() string    { return RetryKind }
+func (retryKind) Name() string { return RetryKind }
+
 // Version 2: Go's coarse mode returns nil errors.
 func (retryKind) Version() string { return "2" }
 
