@@ -53,8 +53,10 @@ func checkSource(r *manifests.Repository, target *manifests.Platform) string {
 
 // direction builds the task-construction steps of one migration direction
 // s→t: differential coverage of the complete runs, verification of its
-// regions, the mask (R−), and the masked repository's test runs on the
-// target and on the source.
+// regions, the mask (R−), the target's run on it, the mask's retry (the
+// same tree when that run was quiet, whole function bodies when it crashed
+// or hung), and the test runs of the retry's tree on the target and on the
+// source.
 func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := r.Name + "/" + d.Source + "-to-" + d.Target
 	common := []engine.Field{
