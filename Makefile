@@ -7,7 +7,7 @@ OUT       ?= out/demo
 FUZZTIME  ?= 10s
 export GOFLAGS := -mod=mod
 
-.PHONY: all build test unit fuzz e2e bench demo corpus lint deps clean
+.PHONY: all build test unit fuzz e2e bench reliability demo corpus lint deps clean
 
 all: build
 
@@ -43,6 +43,14 @@ lint: $(STATICCHECK)
 
 bench: build
 	$(GO) run ./cmd/osbench-bench
+
+# reliability: crash-safety, sharing and hostile-output figures in counts
+# (kill -9 of build, gc and eval then rerun; concurrent builds beside gc; a
+# test printing 1 GiB; processes a test leaves behind). About ten minutes on
+# two cores; not part of make test. RELIABILITY_FLAGS="-seed N" repeats a run.
+RELIABILITY_FLAGS ?=
+reliability: deps build
+	$(GO) run ./cmd/osbench-reliability -bin $(BIN) $(RELIABILITY_FLAGS)
 
 # demo: the main job on the bundled examples — validate, build (runs on Linux
 # and Windows, differential coverage, verification, masking, labels, tasks),

@@ -81,7 +81,7 @@ func (e *Engine) decide(s *Step, inputs map[string]*cache.ActionRecord) (*StepRe
 	rec, err := e.cache.GetAction(res.Key)
 	if err == nil && !rec.Failed {
 		if bad := e.checkOutputs(rec); bad == "" {
-			res.Status, res.OutputDigest, res.Label = StatusHit, rec.OutputDigest, rec.Label
+			res.Status, res.OutputDigest, res.Label, res.RunDuration = StatusHit, rec.OutputDigest, rec.Label, rec.Duration
 			return res, rec
 		} else {
 			res.Status, res.Reason = StatusMiss, "cached result damaged ("+bad+"); recomputing"
@@ -337,92 +337,6 @@ func safeName(id string) string {
 		}
 		return '_'
 	}, id)
-}
-
-// export copies a step's results named by its Exports into the out dir.
-func (e *Engine) export(s *Step, rec *cache.ActionRecord) error {
-	if e.opts.OutDir == "" || rec == nil {
-		return nil
-	}
-	a := &Artifacts{cache: e.cache, rec: rec}
-	for _, x := range s.Exports {
-		if rec.Failed && !x.Side {
-			continue // a failed run has only its logs
-		}
-		if x.Optional && (x.Side && a.SideDigest(x.Output) == "" || !x.Side && !hasResult(rec, x.Output)) {
-			continue
-		}
-		dst := filepath.Join(e.opts.OutDir, filepath.FromSlash(x.Path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if x.Side {
-			b, err := a.Side(x.Output)
-			if err != nil {
-				return fmt.Errorf("export log %s of %s: %w", x.Output, s.ID, err)
-			}
-			if err := writeFileAtomic(dst, b); err != nil {
-				return err
-			}
-			continue
-		}
-		if o, err := a.output(x.Output, cache.KindTree); err == nil {
-			os.RemoveAll(dst)
-			if err := e.cache.Materialize(o.Digest, dst); err != nil {
-				return err
-			}
-			continue
-		}
-		b, err := a.Bytes(x.Output)
-		if err != nil {
-			return fmt.Errorf("export %s of %s: %w", x.Output, s.ID, err)
-		}
-		// A temporary name of its own, so two builds exporting to one out
-		// dir never write through each other's half-written file.
-		tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
-		if err != nil {
-			return err
-		}
-		_, err = tmp.Write(b)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Chmod(tmp.Name(), 0o644)
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), dst)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return err
-		}
-	}
-	return nil
-}
-
-// writeFileAtomic writes an exported file under a temporary name of its
-// own and renames it into place: a reader never sees half a log, and two
-// builds exporting to one out dir never write through each other's file.
-func writeFileAtomic(dst string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), dst)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 func hasResult(rec *cache.ActionRecord, name string) bool {

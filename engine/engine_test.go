@@ -450,3 +450,33 @@ func TestInputOfOneResult(t *testing.T) {
 		t.Errorf("input naming a missing result: %s %q", r.Status, r.Error)
 	}
 }
+
+// TestHistoryAndTracesArePrivate: what osbench records of its runs
+// (commands, errors, key components) is readable by osbench only, never by
+// the unprivileged users steps run as.
+func TestHistoryAndTracesArePrivate(t *testing.T) {
+	dir := t.TempDir()
+	e := newEngine(t, dir)
+	build(t, e, chain()...)
+	for _, sub := range []string{"history", "traces"} {
+		root := filepath.Join(e.cache.Dir(), sub)
+		n := 0
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if perm := info.Mode().Perm(); perm&0o077 != 0 {
+				t.Errorf("%s: mode %v, want nothing for group or others", p, perm)
+			}
+			n++
+			return nil
+		})
+		if err != nil || n < 2 {
+			t.Errorf("%s: walked %d entries, %v; want the directory and its files", sub, n, err)
+		}
+	}
+}

@@ -82,10 +82,16 @@ func (h history) append(stepID string, e historyEntry) error {
 		return err
 	}
 	p := h.path(stepID)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	// History holds commands, errors and key components: osbench's own,
+	// never readable by the unprivileged users steps run as (a cache made
+	// before this was 0755: its top directory is made private here).
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err := os.Chmod(h.dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
@@ -110,7 +116,7 @@ func (h history) compact(p string, keep []historyEntry) {
 		buf.Write(append(b, '\n'))
 	}
 	tmp := p + fmt.Sprintf(".%d.tmp", os.Getpid())
-	if os.WriteFile(tmp, buf.Bytes(), 0o644) == nil {
+	if os.WriteFile(tmp, buf.Bytes(), 0o600) == nil {
 		os.Rename(tmp, p)
 	}
 }

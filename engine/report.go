@@ -31,8 +31,11 @@ type StepResult struct {
 	OutputDigest cache.Digest  `json:"output_digest,omitempty"`
 	Label        string        `json:"label,omitempty"`
 	Duration     time.Duration `json:"duration_ns"`
-	Error        string        `json:"error,omitempty"`
-	Components   []Component   `json:"-"`
+	// RunDuration is how long the run behind a hit's result took (the
+	// action record's); 0 for steps that ran here, whose Duration it is.
+	RunDuration time.Duration `json:"run_duration_ns,omitempty"`
+	Error       string        `json:"error,omitempty"`
+	Components  []Component   `json:"-"`
 	// Changes lists the key components that differ from the step's last run.
 	Changes []Change `json:"changes,omitempty"`
 	// Verify is, for a hit that Options.VerifyCache ran again, how the

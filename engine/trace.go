@@ -40,7 +40,11 @@ func (e *Engine) writeTrace(rep *Report) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, rep.RunID+".jsonl"))
+	// Private to osbench, like history (history.go).
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, rep.RunID+".jsonl"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,7 @@ func TestLateCommandVariables(t *testing.T) {
 		test     string // body of the linux test block
 		coverage string // the linux coverage block, or ""
 		want     []string
+		wantEval []string // EvalArgv; nil: the same as want
 	}{{
 		name: "every variable",
 		test: `command    = ["run", repository, platform, timeout, coverage_file, join(",", skip_args), report_file]
@@ -75,6 +76,14 @@ func TestLateCommandVariables(t *testing.T) {
       skip       = ["TestZ"]
       skip_style = "go"`,
 		want: []string{"go test -timeout 5m -skip ^TestZ$ ./..."},
+	}, {
+		name: "runs of changed trees see the eval timeout",
+		test: `command      = ["go", "test", "-timeout=${timeout}", "./..."]
+      parser       = "go-test-json"
+      timeout      = "10m"
+      eval_timeout = "3m"`,
+		want:     []string{"go", "test", "-timeout=10m", "./..."},
+		wantEval: []string{"go", "test", "-timeout=3m", "./..."},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +107,13 @@ func TestLateCommandVariables(t *testing.T) {
 }`)
 			if got := r.Platforms[0].Test.Argv; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("argv = %q, want %q", got, tt.want)
+			}
+			wantEval := tt.wantEval
+			if wantEval == nil {
+				wantEval = tt.want
+			}
+			if got := r.Platforms[0].Test.EvalArgv; !reflect.DeepEqual(got, wantEval) {
+				t.Errorf("eval argv = %q, want %q", got, wantEval)
 			}
 		})
 	}

@@ -82,10 +82,19 @@ type Command struct {
 // Test is the test command and how to read its output.
 type Test struct {
 	Command
-	Parser    string        // parser plugin name, e.g. "go-test-json"
-	Timeout   time.Duration // 0 when neither the manifest nor its preset sets one
-	Skip      []string      // tests left out on this platform
-	SkipStyle string        // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "gtest" | "" (none allowed); entries may be globs (skips.go)
+	Parser  string        // parser plugin name, e.g. "go-test-json"
+	Timeout time.Duration // 0 when neither the manifest nor its preset sets one
+	// EvalTimeout bounds the runs of trees the build did not start from:
+	// the masked repository's runs, every evaluation run of a patch, and
+	// the gold re-run that checks the complete repository passes the same
+	// way under it. A hung placeholder or a hung agent patch then costs
+	// minutes, not the complete runs' timeout. It is Timeout when neither
+	// the manifest nor its preset sets eval_timeout.
+	EvalTimeout time.Duration
+	// EvalArgv is Argv with ${timeout} standing for EvalTimeout.
+	EvalArgv  []string
+	Skip      []string // tests left out on this platform
+	SkipStyle string   // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "gtest" | "" (none allowed); entries may be globs (skips.go)
 	// Report is the file the test command writes its results to, relative
 	// to the repository root (a JUnit XML, a TAP file): the parser reads it
 	// instead of the command's output. "" reads the output.

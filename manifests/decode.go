@@ -84,7 +84,7 @@ var buildSchema = &hcl.BodySchema{
 var testSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "shell"}, {Name: "dir"},
-		{Name: "parser"}, {Name: "timeout"}, {Name: "skip"}, {Name: "skip_style"}, {Name: "report"},
+		{Name: "parser"}, {Name: "timeout"}, {Name: "eval_timeout"}, {Name: "skip"}, {Name: "skip_style"}, {Name: "report"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "regex"}},
 }
@@ -161,6 +161,7 @@ type testBlock struct {
 	// depends on the preset's parameters (late.go).
 	ParserLate, SkipStyleLate, ReportLate *lateValue
 	Timeout                               *setting[duration]
+	EvalTimeout                           *setting[duration]
 	Skip                                  *setting[[]string]
 	SkipStyle                             *setting[string]
 	Report                                *setting[string]
@@ -369,6 +370,8 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 		knownName("parser", sc.known.Parsers, sc.known.ParserNames))
 	diags = append(diags, d...)
 	t.Timeout, d = decodeAttr(content.Attributes["timeout"], sc.ctx, asDuration)
+	diags = append(diags, d...)
+	t.EvalTimeout, d = decodeAttr(content.Attributes["eval_timeout"], sc.ctx, asDuration)
 	diags = append(diags, d...)
 	t.Skip, d = decodeAttr(content.Attributes["skip"], sc.ctx, asSkipList)
 	diags = append(diags, d...)

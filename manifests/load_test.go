@@ -33,6 +33,17 @@ func withoutPositions(r *Repository) *Repository {
 	return &c
 }
 
+// withEvalDefaults fills what a repository without eval_timeout gets: the
+// runs of changed trees use the complete runs' timeout and command.
+func withEvalDefaults(r *Repository) {
+	for i := range r.Platforms {
+		t := &r.Platforms[i].Test
+		if t.EvalArgv == nil {
+			t.EvalArgv, t.EvalTimeout = t.Argv, t.Timeout
+		}
+	}
+}
+
 func asJSON(v any) string {
 	b, _ := json.MarshalIndent(v, "", "  ")
 	return string(b)
@@ -263,6 +274,7 @@ repository "exprs" {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := withoutPositions(loadOne(t, tt.src))
+			withEvalDefaults(tt.want)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("decoded:\n%s\nwant:\n%s", asJSON(got), asJSON(tt.want))
 			}

@@ -100,6 +100,7 @@ func mergeTest(base, top *testBlock) *testBlock {
 		SkipStyleLate: pickWith(top.SkipStyle != nil, base.SkipStyleLate, top.SkipStyleLate),
 		ReportLate:    pickWith(top.Report != nil, base.ReportLate, top.ReportLate),
 		Timeout:       pick(base.Timeout, top.Timeout),
+		EvalTimeout:   pick(base.EvalTimeout, top.EvalTimeout),
 		Skip:          pick(base.Skip, top.Skip),
 		SkipStyle:     pick(base.SkipStyle, top.SkipStyle),
 		Report:        pick(base.Report, top.Report),

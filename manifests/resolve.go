@@ -254,6 +254,28 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 		return out
 	}
 	out.Argv = r.evalCommand(prefix+"command", t.Command, in, t.Shell)
+	out.EvalTimeout, out.EvalArgv = out.Timeout, out.Argv
+	evalTimeout, ok := use(r, prefix+"eval_timeout", t.EvalTimeout)
+	if ok && out.Timeout > 0 && evalTimeout.Value > out.Timeout {
+		// Written beside the timeout it exceeds, it is a mistake; a
+		// preset's default above a manifest's shorter timeout just yields
+		// to it, so a short timeout needs no eval_timeout of its own.
+		if t.Timeout != nil && t.EvalTimeout.Range.Filename == t.Timeout.Range.Filename {
+			r.fail(errorAt(t.EvalTimeout.Range, "Invalid eval_timeout", fmt.Sprintf(
+				"eval_timeout (%s) is longer than timeout (%s): the runs of masked and patched trees would wait longer for a hung test than the complete runs do.",
+				evalTimeout.Text, in.Timeout)))
+		}
+		ok = false
+	}
+	if ok && evalTimeout.Text != in.Timeout {
+		out.EvalTimeout = evalTimeout.Value
+		// The same command with ${timeout} standing for the eval timeout;
+		// its problems, if any, were just reported for the first evaluation.
+		in.Timeout = evalTimeout.Text
+		if argv, ok, _ := evalCommand(t.Command, in, t.Shell); ok {
+			out.EvalArgv = argv
+		}
+	}
 	return out
 }
 

@@ -9,7 +9,9 @@
 //     of 1,000 manifests with trivial commands (≤ 1 ms per step);
 //   - evaluation: a second evaluation of the same predictions vs the first
 //     (≤ 0.01), and what osbench adds per prediction beyond the test
-//     commands themselves.
+//     commands themselves;
+//   - remote cache: a build of the examples served by a remote cache (nginx
+//     on loopback, an empty local cache) vs one served by the local cache.
 package main
 
 import (
@@ -101,6 +103,11 @@ func run(nRepos int, keep bool) error {
 		return err
 	}
 	rows = append(rows, evalRows...)
+	remoteRows, err := benchRemote(bin, root, tmp, filepath.Join(tmp, "eval-cache"))
+	if err != nil {
+		return err
+	}
+	rows = append(rows, remoteRows...)
 
 	// 3. The synthetic corpus.
 	corpus := filepath.Join(tmp, "corpus")

@@ -55,6 +55,9 @@ func newCorpusCommand(g *globals) *cobra.Command {
 				in.Repositories = append(in.Repositories, corpusRepository(r))
 			}
 			md := corpusreport.Make(in).Markdown()
+			for _, v := range in.Preservation.Violations {
+				fmt.Fprintf(cmd.ErrOrStderr(), "corpus: warning: a mask changed lines the source platform executed: %s\n", v)
+			}
 			if write != "" {
 				if err := os.MkdirAll(filepath.Dir(write), 0o755); err != nil {
 					return err

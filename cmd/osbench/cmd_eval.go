@@ -44,6 +44,7 @@ func newEvalCommand(g *globals) *cobra.Command {
 				return err
 			}
 			o.Compile = compile.Options{Platforms: g.platforms, ExecutorState: g.executorState}
+			o.Shard = g.split.shard
 			o.Phase = func(phase string, steps int) (engine.Options, func()) {
 				p := newProgress(cmd.ErrOrStderr(), g.log.With().Str("phase", phase).Logger(), steps)
 				return engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log, Observer: p}, p.Done
@@ -97,10 +98,20 @@ func newEvalCommand(g *globals) *cobra.Command {
 
 func newReportCommand(g *globals) *cobra.Command {
 	return &cobra.Command{
-		Use:   "report OUT",
+		Use:   "report OUT [SHARD_OUT...]",
 		Short: "Render summary.json, summary.md and report.html again from OUT's per-instance reports",
-		Args:  cobra.ExactArgs(1),
+		Long: "report renders OUT's summary again from its per-instance reports. Given the output\n" +
+			"directories of `eval --shard I/N` runs, it first copies their reports into OUT: the summary\n" +
+			"is then byte for byte the one a single eval of all the predictions writes.",
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				n, err := evalreport.MergeShards(args[0], args[1:])
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "report: %d reports from %d shards\n", n, len(args)-1)
+			}
 			reports, err := evalreport.Load(args[0])
 			if err != nil {
 				return err

@@ -19,6 +19,7 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
+	"github.com/osbench/osbench/steps/corpusreport"
 )
 
 // exportCorpus exports the corpus from a private copy of its cache.
@@ -455,6 +456,25 @@ func TestVerifiedCandidates(t *testing.T) {
 // against task.schema.json, with non-empty FAIL_TO_PASS and PASS_ON_SOURCE,
 // a masked repository with exactly one commit and no test-file change, and
 // rejected candidates listed with a reason in the build report.
+// TestMasksPreserveTheSource checks every exported task of the examples,
+// independently of the mask step's own check, from what the task publishes:
+// no line its gold patch restores was executed by the source platform's
+// complete run (DESIGN §2.4). make corpus prints the same check for the
+// real corpus.
+func TestMasksPreserveTheSource(t *testing.T) {
+	_, out := exportCorpus(t)
+	p, err := corpusreport.CheckPreservation(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(taskIDs(t, filepath.Join(out, "tasks.jsonl"))); p.Tasks != n || len(p.Unchecked) > 0 || p.MaskedLines == 0 {
+		t.Errorf("checked %d of %d tasks (%d masked lines; unchecked %v)", p.Tasks, n, p.MaskedLines, p.Unchecked)
+	}
+	for _, v := range p.Violations {
+		t.Errorf("mask changed lines the source executed: %s", v)
+	}
+}
+
 func TestTasksFromTheExamples(t *testing.T) {
 	_, out := exportCorpus(t)
 	schema := schematest.Compile(t, "task")

@@ -76,7 +76,8 @@ func taskIDs(t *testing.T, tasksFile string) []string {
 }
 
 // TestEvalGoldAndEmpty is the harness's own check: every task's gold patch
-// resolves it and the empty patch resolves none; every report and the
+// resolves it and the empty patch resolves none, with every test run served
+// from the build; every report and the
 // summary are valid; evaluating again runs nothing; `osbench report`
 // renders the same files again.
 func TestEvalGoldAndEmpty(t *testing.T) {
@@ -87,6 +88,14 @@ func TestEvalGoldAndEmpty(t *testing.T) {
 	first := runEval(t, cacheDir, "--tasks", tasks, "--predictions", "gold", "--predictions", "empty", "--out", evalOut)
 	if first.code != 0 {
 		t.Fatalf("eval: exit %d\n%s%s", first.code, first.stdout, first.stderr)
+	}
+	// The gold patch gives back R+ and the empty patch leaves R−: their
+	// runs are the build's gold re-runs and masked runs (same trees, same
+	// eval timeout), so the first evaluation runs no test at all.
+	for _, id := range first.ran {
+		if strings.HasSuffix(id, "/test") {
+			t.Errorf("first eval ran test step %s; gold and empty runs must be served from the build", id)
+		}
 	}
 	sum := readSummary(t, evalOut)
 	if g := sum["gold"]; g.Total != len(ids) || g.Resolved != len(ids) || g.TargetOnly != len(ids) {

@@ -87,6 +87,7 @@ func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer
 	if err != nil {
 		return nil, err
 	}
+	g.split.apply(set, stderr)
 	steps, err := compile.Compile(ctx, set, compile.Options{
 		Platforms:     g.platforms,
 		ExecutorState: g.executorState,

@@ -29,6 +29,7 @@ type globals struct {
 	platforms []string
 	log       zerolog.Logger
 	remote    remoteFlags
+	split     splitFlags
 }
 
 type usageError struct{ error }
@@ -59,6 +60,7 @@ func newRootCommand() *cobra.Command {
 	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
 	g.remote.register(pf)
+	g.split.register(pf)
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
@@ -101,6 +103,9 @@ func (g *globals) setup(stderr io.Writer) error {
 		return usageError{fmt.Errorf("--jobs must be at least 1")}
 	}
 	if err := g.remote.check(); err != nil {
+		return usageError{err}
+	}
+	if err := g.split.check(); err != nil {
 		return usageError{err}
 	}
 	for name, n := range g.pools {

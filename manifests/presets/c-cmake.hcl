@@ -229,10 +229,13 @@ preset "c-cmake" {
     test {
       command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "gcov", timeout, coverage_file,
       param.runner, report_file, join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args)], skip_args)
-      parser     = local.parsers[param.runner]
-      report     = param.runner == "gtest" ? "_osbench_report.xml" : null
-      timeout    = "10m"
-      skip_style = param.runner == "gtest" ? "gtest" : "ctest"
+      parser  = local.parsers[param.runner]
+      report  = param.runner == "gtest" ? "_osbench_report.xml" : null
+      timeout = "10m"
+      # Masked and patched trees get less (see the go preset); like timeout,
+      # it bounds each test.
+      eval_timeout = "5m"
+      skip_style   = param.runner == "gtest" ? "gtest" : "ctest"
     }
 
     coverage {
@@ -260,8 +263,9 @@ preset "c-cmake" {
       parser = local.parsers[param.runner]
       report = param.runner == "gtest" ? "_osbench_report.xml" : null
       # Wine starts each test program in about 2 s.
-      timeout    = "20m"
-      skip_style = param.runner == "gtest" ? "gtest" : "ctest"
+      timeout      = "20m"
+      eval_timeout = "10m"
+      skip_style   = param.runner == "gtest" ? "gtest" : "ctest"
     }
 
     coverage {

@@ -100,10 +100,12 @@ preset "cargo" {
     executor = "local"
 
     test {
-      command    = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "", coverage_file, "", "%p-%m.profraw", ""], skip_args)
-      parser     = "libtest"
-      timeout    = "10m"
-      skip_style = "libtest"
+      command = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "", coverage_file, "", "%p-%m.profraw", ""], skip_args)
+      parser  = "libtest"
+      timeout = "10m"
+      # Masked and patched trees get less (see the go preset).
+      eval_timeout = "5m"
+      skip_style   = "libtest"
     }
 
     coverage {
@@ -127,8 +129,9 @@ preset "cargo" {
       skip_args)
       parser = "libtest"
       # Wine starts each test binary in about 2 s.
-      timeout    = "20m"
-      skip_style = "libtest"
+      timeout      = "20m"
+      eval_timeout = "10m"
+      skip_style   = "libtest"
     }
 
     coverage {

@@ -40,9 +40,10 @@ preset "dotnet" {
     executor = "local"
 
     test {
-      command = ["bash", "-eo", "pipefail", "-c", local.dotnet_test_bash, "dotnet-test", coverage_file]
-      parser  = "trx"
-      timeout = "15m"
+      command      = ["bash", "-eo", "pipefail", "-c", local.dotnet_test_bash, "dotnet-test", coverage_file]
+      parser       = "trx"
+      timeout      = "15m"
+      eval_timeout = "8m"
     }
 
     coverage {
@@ -71,8 +72,9 @@ preset "dotnet" {
           exit $status
         EOT
       ]
-      parser  = "trx"
-      timeout = "15m"
+      parser       = "trx"
+      timeout      = "15m"
+      eval_timeout = "8m"
     }
 
     coverage {

@@ -33,9 +33,12 @@ preset "go" {
         skip_args,
         ["./..."],
       )
-      parser     = "go-test-json"
-      timeout    = "10m"
-      skip_style = "go"
+      parser  = "go-test-json"
+      timeout = "10m"
+      # Masked and patched trees (masked runs, evaluation, the gold re-run)
+      # get less: a hung placeholder or agent patch costs minutes.
+      eval_timeout = "5m"
+      skip_style   = "go"
     }
 
     coverage {
@@ -74,8 +77,9 @@ preset "go" {
       parser = "go-test-json"
       # Every Windows test binary pays Wine's start-up (about 2 s), and file
       # creation is several times slower than on Linux.
-      timeout    = "20m"
-      skip_style = "go"
+      timeout      = "20m"
+      eval_timeout = "10m"
+      skip_style   = "go"
     }
 
     coverage {

@@ -86,6 +86,7 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 	steps := []*engine.Step{co}
 	tests := map[string]*engine.Step{} // platform → its test step, when it has coverage
 	platforms := map[string]*manifests.Platform{}
+	golds := map[string]*engine.Step{} // platform → its gold re-run
 	for _, p := range r.Platforms {
 		if !c.wanted(p.Name) {
 			continue
@@ -99,11 +100,14 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 			if s.ID == platformID(r.Name, p.Name, testrun.Kind) && p.Coverage != nil {
 				tests[p.Name], platforms[p.Name] = s, p
 			}
+			if s.ID == goldRunID(r.Name, p.Name) {
+				golds[p.Name] = s
+			}
 		}
 	}
 	for _, d := range r.Migrate {
 		if tests[d.Source] != nil && tests[d.Target] != nil {
-			steps = append(steps, c.direction(r, d, tests, platforms)...)
+			steps = append(steps, c.direction(r, d, tests, golds, platforms)...)
 		}
 	}
 	return steps, nil
@@ -155,25 +159,21 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name), Result: "source"}, {Name: "toolchain", Step: tc.ID}},
 		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}, runLogExport(out, 1)},
-		Config: testFields(r.Name, p.Name, r.Language, environment(p), func(field string) string {
-			switch field {
-			case "repository":
-				return rangeOf(r.DeclRange)
-			case "language":
-				return rangeString(r.Ranges, "language")
-			case "test":
-				return at("test.command")
-			case "build":
-				return at("build.command")
-			case "coverage_file":
-				return at("coverage.path")
-			case "timeout", "parser", "skip", "regex", "report":
-				return at("test." + field)
-			}
-			return at(field)
-		}),
+		Config:  testFields(r.Name, p.Name, r.Language, environment(p), testSource(r, at, "timeout")),
 	}
 	steps := []*engine.Step{tc, test}
+	if migrates(r, p.Name) && p.Coverage != nil {
+		// The gold re-run: the complete repository run the way evaluation
+		// runs a patched tree. Its key is the one the gold patch's
+		// evaluation run will have, so evaluation is served from it, and
+		// the task step quarantines tests it sees otherwise. With no
+		// eval_timeout of its own it is the test step's twin, run once.
+		gold := *test
+		gold.ID = goldRunID(r.Name, p.Name)
+		gold.Exports = []engine.Export{{Output: "test.log", Path: out + "test-gold-rerun.log", Side: true, Optional: true}}
+		gold.Config = testFields(r.Name, p.Name, r.Language, evalEnvironment(p), testSource(r, at, evalTimeoutField(r, p)))
+		steps = append(steps, &gold)
+	}
 	if p.Coverage != nil {
 		config := []engine.Field{
 			{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
@@ -203,6 +203,60 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	}
 	return steps, nil
 }
+
+// testSource names the manifest position of each test step field; timeout
+// is the field that set the run's timeout (test.timeout or
+// test.eval_timeout).
+func testSource(r *manifests.Repository, at func(string) string, timeout string) func(field string) string {
+	return func(field string) string {
+		switch field {
+		case "repository":
+			return rangeOf(r.DeclRange)
+		case "language":
+			return rangeString(r.Ranges, "language")
+		case "test":
+			return at("test.command")
+		case "build":
+			return at("build.command")
+		case "coverage_file":
+			return at("coverage.path")
+		case "timeout":
+			return at("test." + timeout)
+		case "parser", "skip", "regex", "report":
+			return at("test." + field)
+		}
+		return at(field)
+	}
+}
+
+// evalTimeoutField is the attribute that gave a platform's eval timeout.
+func evalTimeoutField(r *manifests.Repository, p *manifests.Platform) string {
+	if p.Test.EvalTimeout != p.Test.Timeout {
+		return "eval_timeout"
+	}
+	return "timeout"
+}
+
+// migrates reports whether a platform is the source or the target of one
+// of the repository's directions.
+func migrates(r *manifests.Repository, platform string) bool {
+	for _, d := range r.Migrate {
+		if d.Source == platform || d.Target == platform {
+			return true
+		}
+	}
+	return false
+}
+
+// goldRunID names a platform's gold re-run step.
+func goldRunID(repository, platform string) string {
+	return platformID(repository, platform, goldRerun)
+}
+
+const goldRerun = "gold-rerun"
+
+// IsGoldRerun reports whether a step ID names a platform's gold re-run.
+func IsGoldRerun(id string) bool { return strings.HasSuffix(id, "/"+goldRerun) }
 
 // RunLogName is the file name under runs/<repository>/<platform>/ of the
 // raw log of the n-th run of a platform's suite: test.log for the run

@@ -57,7 +57,7 @@ func checkSource(r *manifests.Repository, target *manifests.Platform) string {
 // same tree when that run was quiet, whole function bodies when it crashed
 // or hung), and the test runs of the retry's tree on the target and on the
 // source.
-func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
+func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := r.Name + "/" + d.Source + "-to-" + d.Target
 	common := []engine.Field{
 		{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
@@ -118,7 +118,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	// retried in the coarse mode; a quiet first mask goes through the
 	// retry unchanged, and the target's run on it is the first run again
 	// (same tree, same key).
-	firstRun := maskedRun(dir+"/masked/"+d.Target+"/test", tests[d.Target], mk.ID)
+	firstRun := maskedRun(dir+"/masked/"+d.Target+"/test", golds[d.Target], mk.ID)
 	retry := &engine.Step{
 		ID: dir + "/" + maskrepo.RetryKind, Kind: maskrepo.RetryKind, Group: r.Name, Env: mk.Env, Pool: mk.Pool,
 		Config: append(append([]engine.Field(nil), mk.Config...), engine.Field{Name: "runs", Value: r.FlakyRuns, Source: rangeString(r.Ranges, "flaky_runs")}),
@@ -135,14 +135,14 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		d.Source: dir + "/masked/" + d.Source + "/test",
 	}
 	for _, platform := range []string{d.Target, d.Source} {
-		steps = append(steps, maskedRun(masked[platform], tests[platform], retry.ID))
+		steps = append(steps, maskedRun(masked[platform], golds[platform], retry.ID))
 	}
 
 	id := taskpkg.InstanceID(r.Name, d.Source, d.Target)
 	env := map[string]taskpkg.Environment{}
 	for _, platform := range []string{d.Source, d.Target} {
 		p := platforms[platform]
-		env[platform] = environment(p)
+		env[platform] = evalEnvironment(p)
 	}
 	task := &engine.Step{
 		ID: dir + "/" + taskbuild.Kind, Kind: taskbuild.Kind, Group: r.Name,
@@ -159,6 +159,8 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Name: taskbuild.InputVerify, Step: vr.ID},
 			{Name: taskbuild.InputTargetMasked, Step: masked[d.Target]},
 			{Name: taskbuild.InputSourceMasked, Step: masked[d.Source]},
+			{Name: taskbuild.InputTargetGold, Step: golds[d.Target].ID},
+			{Name: taskbuild.InputSourceGold, Step: golds[d.Source].ID},
 		},
 		Exports: []engine.Export{
 			{Output: "outcome.json", Path: "tasks/" + id + "/outcome.json"},
@@ -196,8 +198,9 @@ func (c *compiler) tasksStep() *engine.Step {
 	return s
 }
 
-// maskedRun is the platform's test step run on a masked repository: the
-// same configuration, another source tree.
+// maskedRun is the platform's gold re-run on a masked repository: the
+// configuration evaluation runs with (the eval timeout), another source
+// tree — so the empty patch's evaluation is served from it.
 func maskedRun(id string, test *engine.Step, maskStep string) *engine.Step {
 	run := *test
 	run.ID = id
@@ -210,6 +213,16 @@ func maskedRun(id string, test *engine.Step, maskStep string) *engine.Step {
 		run.Inputs[i] = in
 	}
 	return &run
+}
+
+// evalEnvironment is how a platform's tests run on a tree the build did not
+// start from — a masked or a patched one: its eval timeout and the command
+// that carries it. Tasks record it; evaluation runs with it.
+func evalEnvironment(p *manifests.Platform) taskpkg.Environment {
+	e := environment(p)
+	e.TestCommand = nonNilList(p.Test.EvalArgv)
+	e.Timeout = p.Test.EvalTimeout.String()
+	return e
 }
 
 // environment is how a platform's tests run, as the task records it: the

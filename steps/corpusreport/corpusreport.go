@@ -50,6 +50,9 @@ type Inputs struct {
 	WallTime time.Duration
 	// Note is said under the title, e.g. why the figures are partial.
 	Note string
+	// Preservation is the check of the exported tasks against the source
+	// platforms' coverage (CheckPreservation).
+	Preservation Preservation
 }
 
 // Row is one repository's line of the table.
@@ -94,13 +97,15 @@ type Table struct {
 	Masks       map[string]int
 	FailToPass  int
 	ByAssertion int
+	// Preservation is Inputs.Preservation.
+	Preservation Preservation
 }
 
 // Make computes the table. Entries and eval reports of repositories or
 // instances the manifests do not name (left in the output directory by an
 // earlier build) are ignored.
 func Make(in Inputs) Table {
-	t := Table{WallTime: in.WallTime, Note: in.Note}
+	t := Table{WallTime: in.WallTime, Note: in.Note, Preservation: in.Preservation}
 	failures := map[string][]string{} // repository → "step: error"
 	failedCount := map[string]int{}
 	if in.Steps != nil {

@@ -45,6 +45,9 @@ func Load(buildOut, evalOut string) (Inputs, error) {
 	} else if in.Entries, err = readOutcomes(buildOut, steps); err != nil {
 		return in, err
 	}
+	if in.Preservation, err = CheckPreservation(buildOut); err != nil {
+		return in, err
+	}
 	if evalOut != "" {
 		if _, err := os.Stat(evalOut); err == nil {
 			if in.Eval, err = evalreport.Load(evalOut); err != nil {

@@ -47,7 +47,26 @@ func (t Table) Markdown() string {
 			"%d of their %d FAIL_TO_PASS tests failed by their own assertions (the rest errored, went missing with a crashed binary, or timed out).\n",
 			t.Masks["quiet"], t.Masks["crash"], t.Masks["hang"], t.ByAssertion, t.FailToPass)
 	}
+	if p := t.Preservation; p.Tasks > 0 || len(p.Unchecked) > 0 {
+		fmt.Fprintf(&b, "\nSource preservation, checked from the exports (each gold patch's restored lines against its source platform's coverage): "+
+			"%d masked lines in %d tasks, %d executed by the source's tests", p.MaskedLines, p.Tasks, violatedLines(p.Violations))
+		for _, v := range p.Violations {
+			fmt.Fprintf(&b, "; %s", v)
+		}
+		if len(p.Unchecked) > 0 {
+			fmt.Fprintf(&b, "; not checked (no source coverage exported): %s", strings.Join(p.Unchecked, ", "))
+		}
+		b.WriteString(".\n")
+	}
 	return b.String()
+}
+
+func violatedLines(vs []Violation) int {
+	n := 0
+	for _, v := range vs {
+		n += len(v.Lines)
+	}
+	return n
 }
 
 // totalRow is a bold row of totals; its source column counts repositories.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/engine/shard"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/compile"
 	"github.com/osbench/osbench/steps/evalreport"
@@ -45,6 +46,9 @@ type Options struct {
 	// told how many steps it has (for a progress bar); done is called when
 	// the phase's build ends. KeepGoing is always set.
 	Phase func(phase string, steps int) (opts engine.Options, done func())
+	// Shard keeps the predictions whose instance_id hashes to it (a CI
+	// job's part; `osbench report` merges the parts' outputs).
+	Shard shard.Shard
 }
 
 // Result is what an evaluation did.
@@ -87,6 +91,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	preds, bad := predictions.Check(preds, func(id string) bool { return byID[id] != nil })
 	problems = append(problems, bad...)
+	if !opts.Shard.Whole() {
+		// By instance: every model's patch of a task lands in one job,
+		// which then fetches that task's trees once.
+		kept := preds[:0:0]
+		for _, p := range preds {
+			if opts.Shard.Has(p.InstanceID) {
+				kept = append(kept, p)
+			}
+		}
+		preds = kept
+	}
 	res := &Result{Problems: problems}
 
 	evalPreds, bad, err := store(opts.Cache, preds)

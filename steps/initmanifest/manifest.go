@@ -25,6 +25,15 @@ type Manifest struct {
 	FlakyRuns int
 	// Skips holds each platform's proposed skip list.
 	Skips map[string][]Skip
+	// EvalTimeouts holds, per platform, a proposed test.eval_timeout
+	// (written only where it differs from the preset's).
+	EvalTimeouts map[string]EvalTimeout
+}
+
+// EvalTimeout is a proposed eval_timeout and where it came from.
+type EvalTimeout struct {
+	Value  string // a Go duration, e.g. "3m"
+	Reason string // one line, written as a comment
 }
 
 // Skip is one proposed skip entry and why.
@@ -57,9 +66,16 @@ func (m *Manifest) Text() []byte {
 	if m.FlakyRuns != 0 {
 		repo.SetAttributeValue("flaky_runs", cty.NumberIntVal(int64(m.FlakyRuns)))
 	}
-	platforms := make([]string, 0, len(m.Skips))
+	written := map[string]bool{}
 	for p, skips := range m.Skips {
-		if len(skips) > 0 {
+		written[p] = written[p] || len(skips) > 0
+	}
+	for p := range m.EvalTimeouts {
+		written[p] = true
+	}
+	platforms := make([]string, 0, len(written))
+	for p, ok := range written {
+		if ok {
 			platforms = append(platforms, p)
 		}
 	}
@@ -67,7 +83,15 @@ func (m *Manifest) Text() []byte {
 	for _, p := range platforms {
 		repo.AppendNewline()
 		test := repo.AppendNewBlock("platform", []string{p}).Body().AppendNewBlock("test", nil).Body()
-		test.SetAttributeRaw("skip", skipList(m.Skips[p]))
+		if et, ok := m.EvalTimeouts[p]; ok {
+			if et.Reason != "" {
+				test.AppendUnstructuredTokens(hclwrite.Tokens{comment(et.Reason)})
+			}
+			test.SetAttributeValue("eval_timeout", cty.StringVal(et.Value))
+		}
+		if skips := m.Skips[p]; len(skips) > 0 {
+			test.SetAttributeRaw("skip", skipList(skips))
+		}
 	}
 	return manifests.Format(f.Bytes())
 }

@@ -37,6 +37,15 @@ func TestManifestText(t *testing.T) {
 				"windows": {{Test: "TestPanics", Reason: "panicked: boom"}, {Test: "TestSep", Reason: "sep_test.go:3: got \"a\\b\"\n# not a second comment"}},
 				"linux":   {{Test: "TestLock", Reason: "timed out on linux"}},
 			},
+			EvalTimeouts: map[string]EvalTimeout{"windows": {Value: "7m", Reason: "eval_timeout: 3× the first run in whole minutes, at least 5m"}},
+		},
+	}, {
+		golden: "eval_timeout.hcl",
+		m: Manifest{
+			Name: "quick", Preset: "go",
+			Source:       Source{Kind: KindPath, Value: "../repos/pathsep"},
+			Migrate:      []string{"linux->windows"},
+			EvalTimeouts: map[string]EvalTimeout{"linux": {Value: "3m", Reason: "a shorter one, written by hand"}},
 		},
 	}}
 	for _, tt := range tests {
@@ -63,8 +72,14 @@ func TestManifestText(t *testing.T) {
 				if diags.HasErrors() {
 					t.Fatalf("does not load: %v", diags)
 				}
-				if p := set.Repositories[0].Platforms; len(p) != 2 || len(p[1].Test.Skip) != 2 {
-					t.Errorf("platforms %+v: want windows with 2 skips", p)
+				p := set.Repositories[0].Platforms
+				if len(p) != 2 || len(p[1].Test.Skip) != len(tt.m.Skips["windows"]) {
+					t.Errorf("platforms %+v: want windows with %d skips", p, len(tt.m.Skips["windows"]))
+				}
+				for _, platform := range p {
+					if et, ok := tt.m.EvalTimeouts[platform.Name]; ok && formatMinutes(platform.Test.EvalTimeout) != et.Value {
+						t.Errorf("%s: eval timeout %v, want %s", platform.Name, platform.Test.EvalTimeout, et.Value)
+					}
 				}
 			}
 		})

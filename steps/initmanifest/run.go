@@ -117,6 +117,7 @@ func (r *runner) firstLook(ctx context.Context, m *Manifest) (first, final *look
 	r.res.First = first.summary()
 	m.Skips = ProposeSkips(first.runs)
 	r.res.Skips = m.Skips
+	m.EvalTimeouts = ProposeEvalTimeouts(first.runs)
 	final = first
 	if len(m.Skips) > 0 && r.opts.Rerun {
 		if final, err = r.look(ctx, m); err != nil {
@@ -257,7 +258,9 @@ func (r *runner) build(ctx context.Context, m *Manifest, kinds map[string]bool) 
 func subset(all []*engine.Step, kinds map[string]bool) []*engine.Step {
 	kept := map[string]bool{}
 	for _, s := range all {
-		kept[s.ID] = kinds[s.Kind]
+		// The gold re-run is a test step, but it is the build's check of
+		// the eval timeout, not part of a first look.
+		kept[s.ID] = kinds[s.Kind] && !compile.IsGoldRerun(s.ID)
 	}
 	for changed := true; changed; {
 		changed = false
@@ -320,7 +323,8 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		if err := a.DecodeJSON("tests.json", &tr); err != nil {
 			return nil, err
 		}
-		run := PlatformRun{Platform: p.Name, Tests: tr.Tests, SkipStyle: p.Test.SkipStyle}
+		run := PlatformRun{Platform: p.Name, Tests: tr.Tests, SkipStyle: p.Test.SkipStyle,
+			Took: max(s.Duration, s.RunDuration), Timeout: p.Test.Timeout, EvalTimeout: p.Test.EvalTimeout}
 		run.Log, _ = a.Side("test.log") // a log trimmed from the cache only costs the reasons
 		l.runs = append(l.runs, run)
 	}

@@ -3,6 +3,7 @@ package initmanifest
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/osbench/osbench/schemas"
 )
@@ -17,6 +18,10 @@ type PlatformRun struct {
 	// skip entry takes ("go": the top-level test, since go test's -skip
 	// cannot name a subtest through the anchored list osbench builds).
 	SkipStyle string
+	// Took is how long the run took (a result served from the cache: the
+	// run that made it), so init served from the cache writes the same
+	// manifest; Timeout and EvalTimeout are the platform's as resolved.
+	Took, Timeout, EvalTimeout time.Duration
 }
 
 // ProposeSkips proposes, per platform, the tests to leave out there:

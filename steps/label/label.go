@@ -12,9 +12,11 @@
 // Only schemas.StatusPass passes; a test B_t does not report counts as not
 // passing. A test whose status is not the same in every run of the complete
 // repository on one platform (a test reported by some runs and not by
-// others included) is flaky: it is reported in Labels.Flaky and left out of
-// all three sets, whichever platform it flaked on, because a label set that
-// holds it would make evaluation verdicts depend on luck.
+// others included), or whose status in the gold re-run (Input.TargetGold,
+// Input.SourceGold) differs from theirs, is flaky: it is reported in
+// Labels.Flaky and left out of all three sets, whichever platform it flaked
+// on, because a label set that holds it would make evaluation verdicts
+// depend on luck.
 //
 // The package is pure: it reads no files and runs nothing.
 package label
@@ -34,6 +36,12 @@ type Input struct {
 	TargetComplete []schemas.TestResults // G_t, one entry per run
 	TargetMasked   schemas.TestResults   // B_t
 	SourceComplete []schemas.TestResults // T_s+, one entry per run
+	// TargetGold and SourceGold, when set, are the complete repository run
+	// once more the way evaluation runs a patched tree (its eval timeout):
+	// what the gold patch gets at evaluation. A test whose status there
+	// differs from the complete runs' is flaky too — it would make the gold
+	// patch's verdict depend on luck or on the shorter timeout.
+	TargetGold, SourceGold *schemas.TestResults
 }
 
 // Labels are the label sets of one task. Every list is sorted and non-nil,
@@ -55,6 +63,9 @@ type FlakyTest struct {
 	// Statuses holds the test's status in each run, in run order; a run
 	// that did not report the test contributes schemas.StatusMissing.
 	Statuses []schemas.Status `json:"statuses"`
+	// GoldRerun is the test's status in the gold re-run when that is what
+	// differed; "" when the complete runs disagreed among themselves.
+	GoldRerun schemas.Status `json:"gold_rerun,omitempty"`
 }
 
 // Why a task cannot be built from its labels (DESIGN §2.5: keep a task only
@@ -80,7 +91,9 @@ func (l Labels) Check() error {
 // Compute derives the label sets from the runs of one suite.
 func Compute(in Input) Labels {
 	target, targetFlaky := stableStatuses(in.TargetComplete)
+	targetFlaky = append(targetFlaky, differentInRerun(target, in.TargetComplete, in.TargetGold)...)
 	source, sourceFlaky := stableStatuses(in.SourceComplete)
+	sourceFlaky = append(sourceFlaky, differentInRerun(source, in.SourceComplete, in.SourceGold)...)
 	flaky := slices.Concat(targetFlaky, sourceFlaky)
 	quarantined := make(map[string]bool, len(flaky))
 	for _, f := range flaky {
@@ -145,6 +158,28 @@ func stableStatuses(runs []schemas.TestResults) (map[string]schemas.Status, []Fl
 		flaky = append(flaky, FlakyTest{ID: id, Platform: platformOf(runs), Statuses: statuses})
 	}
 	return stable, flaky
+}
+
+// differentInRerun takes out of stable, and returns as flaky, the tests
+// whose status in the gold re-run differs from the one every complete run
+// agreed on. A nil re-run changes nothing.
+func differentInRerun(stable map[string]schemas.Status, runs []schemas.TestResults, rerun *schemas.TestResults) []FlakyTest {
+	if rerun == nil {
+		return nil
+	}
+	again := statusesOf(*rerun)
+	var flaky []FlakyTest
+	for id, status := range stable {
+		if got := statusIn(again, id); got != status {
+			statuses := make([]schemas.Status, len(runs))
+			for i := range statuses {
+				statuses[i] = status
+			}
+			flaky = append(flaky, FlakyTest{ID: id, Platform: platformOf(runs), Statuses: statuses, GoldRerun: got})
+			delete(stable, id)
+		}
+	}
+	return flaky
 }
 
 // statusesOf indexes one run by test ID. The tests.json format keeps IDs

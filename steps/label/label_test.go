@@ -29,6 +29,8 @@ func run(platform string, pairs ...string) schemas.TestResults {
 	return r
 }
 
+func ptr(r schemas.TestResults) *schemas.TestResults { return &r }
+
 func runs(platform string, n int, pairs ...string) []schemas.TestResults {
 	out := make([]schemas.TestResults, n)
 	for i := range out {
@@ -171,6 +173,41 @@ func TestCompute(t *testing.T) {
 			want: Labels{
 				FailToPass:   []string{join},
 				PassToPass:   []string{},
+				PassOnSource: []string{sep},
+				Flaky:        []FlakyTest{},
+			},
+		},
+		{
+			name: "a test the gold re-run sees otherwise is quarantined on its platform",
+			in: Input{
+				TargetComplete: runs("windows", 2, sep+"=pass", drive+"=pass", join+"=pass"),
+				TargetMasked:   run("windows", sep+"=fail", drive+"=fail", join+"=pass"),
+				TargetGold:     ptr(run("windows", sep+"=pass", drive+"=timeout", join+"=pass")),
+				SourceComplete: runs("linux", 2, sep+"=pass", drive+"=pass", join+"=pass"),
+				SourceGold:     ptr(run("linux", sep+"=pass", drive+"=pass")),
+			},
+			want: Labels{
+				FailToPass:   []string{sep},
+				PassToPass:   []string{},
+				PassOnSource: []string{sep},
+				Flaky: []FlakyTest{
+					{ID: drive, Platform: "windows", Statuses: []schemas.Status{pass, pass}, GoldRerun: timeout},
+					{ID: join, Platform: "linux", Statuses: []schemas.Status{pass, pass}, GoldRerun: missing},
+				},
+			},
+		},
+		{
+			name: "a gold re-run that agrees changes nothing",
+			in: Input{
+				TargetComplete: runs("windows", 1, sep+"=pass", join+"=pass"),
+				TargetMasked:   run("windows", sep+"=fail", join+"=pass"),
+				TargetGold:     ptr(run("windows", sep+"=pass", join+"=pass")),
+				SourceComplete: runs("linux", 1, sep+"=pass"),
+				SourceGold:     ptr(run("linux", sep+"=pass")),
+			},
+			want: Labels{
+				FailToPass:   []string{sep},
+				PassToPass:   []string{join},
 				PassOnSource: []string{sep},
 				Flaky:        []FlakyTest{},
 			},

@@ -1,7 +1,9 @@
 // Package taskbuild holds the last two step kinds of task construction.
 //
 // "task" labels one migration direction (FAIL_TO_PASS, PASS_TO_PASS and
-// PASS_ON_SOURCE over every complete run, flaky tests quarantined),
+// PASS_ON_SOURCE over every complete run, flaky tests quarantined — also
+// those whose status in the gold re-run, the complete repository run the
+// way evaluation runs a patched tree, differs),
 // validates the candidate and packages it: the masked repository as a fresh
 // git repository with one root commit, the gold patch, and the task record.
 // Validation is exact thanks to content addressing: the gold patch applied
@@ -46,6 +48,8 @@ const (
 	InputTargetMasked = "target_masked" // the target's test run on R−
 	InputSourceMasked = "source_masked" // the source's test run on R−
 	InputVerify       = "verify"        // the verify step: every candidate region with its label
+	InputTargetGold   = "target_gold"   // the target's gold re-run: R+ run as evaluation runs it
+	InputSourceGold   = "source_gold"   // the source's gold re-run
 )
 
 // Config is the task step's configuration.
@@ -88,8 +92,11 @@ func (taskKind) Name() string { return Kind }
 
 // Version 2: tasks name their upstream project and pin. Version 3: the
 // masked run's class (quiet, crash, hang); difficulty weighs patch hunks.
-// Version 4: a mask whose target run crashes or hangs is rejected.
-func (taskKind) Version() string { return "4" }
+// Version 4: tests the gold re-runs see otherwise are quarantined.
+// Version 5: task repositories carry no reflog and a stat-free index, so
+// the same task is the same bytes in every build. Version 6: a mask whose
+// target run crashes or hangs is rejected.
+func (taskKind) Version() string { return "6" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -114,6 +121,15 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if in.TargetMasked, err = results(rc, InputTargetMasked); err != nil {
 		return err
 	}
+	targetGold, err := results(rc, InputTargetGold)
+	if err != nil {
+		return err
+	}
+	sourceGold, err := results(rc, InputSourceGold)
+	if err != nil {
+		return err
+	}
+	in.TargetGold, in.SourceGold = &targetGold, &sourceGold
 	sourceMasked, err := results(rc, InputSourceMasked)
 	if err != nil {
 		return err

@@ -47,12 +47,12 @@ func WriteRepo(dir, srcDir string) (commit string, err error) {
 		return "", err
 	}
 	commit = strings.TrimSpace(string(out))
-	if _, err := git(dir, nil, nil, "update-ref", "refs/heads/"+branch, commit, ""); err != nil {
-		return "", err
-	}
-	// The index was built without looking at the files' stat data; refresh
-	// it so `git status` in the new repository starts from a clean state.
-	if _, err := git(dir, nil, nil, "update-index", "-q", "--refresh"); err != nil {
+	// No reflog: it would record the wall clock. The index keeps the zero
+	// stat data it was built with (no refresh): stat data is only git's
+	// cache of "unchanged since", so git status compares the contents once
+	// and finds the tree clean, while the same files always give the same
+	// bytes under .git — two builds of a task export identical repositories.
+	if _, err := git(dir, nil, nil, "-c", "core.logAllRefUpdates=false", "update-ref", "refs/heads/"+branch, commit, ""); err != nil {
 		return "", err
 	}
 	return commit, nil

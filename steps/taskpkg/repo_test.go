@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sample is a small tree with the awkward cases: an executable, a link, a
@@ -127,6 +128,14 @@ func TestWriteRepoFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameTree(t, readTree(t, dir), readTree(t, fixtureDir(name)))
+			// Written again later, the repository is the same bytes, .git
+			// included (no wall clock in an index, a reflog or an object).
+			time.Sleep(1100 * time.Millisecond) // a new second for mtimes and dates
+			twin := filepath.Join(t.TempDir(), name)
+			if _, err := WriteRepo(twin, fixtureDir(name)); err != nil {
+				t.Fatal(err)
+			}
+			sameGitDir(t, filepath.Join(dir, ".git"), filepath.Join(twin, ".git"))
 			if n := strings.Count(run(t, dir, nil, "log", "--all", "--oneline"), "\n"); n != 1 {
 				t.Errorf("git log shows %d commits, want 1", n)
 			}
@@ -182,5 +191,40 @@ func TestWriteRepoEmptyTree(t *testing.T) {
 	}
 	if tree := strings.TrimSpace(run(t, dir, nil, "rev-parse", "HEAD^{tree}")); tree != "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
 		t.Errorf("tree of an empty source = %s, want git's empty tree", tree)
+	}
+}
+
+// sameGitDir fails the test unless two .git directories hold the same
+// files with the same bytes.
+func sameGitDir(t *testing.T, a, b string) {
+	t.Helper()
+	read := func(root string) map[string]string {
+		files := map[string]string{}
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			files[filepath.ToSlash(rel)] = string(data)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	fa, fb := read(a), read(b)
+	for name, data := range fa {
+		if other, ok := fb[name]; !ok {
+			t.Errorf(".git/%s only in the first repository", name)
+		} else if other != data {
+			t.Errorf(".git/%s differs between two writes of the same tree", name)
+		}
+	}
+	for name := range fb {
+		if _, ok := fa[name]; !ok {
+			t.Errorf(".git/%s only in the second repository", name)
+		}
 	}
 }

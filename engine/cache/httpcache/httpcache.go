@@ -116,10 +116,12 @@ func New(rawURL string, opt Options) (*Store, error) {
 		opt.Timeout = 30 * time.Second
 	}
 	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: opt.Timeout, KeepAlive: 30 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   opt.Timeout,
-		ResponseHeaderTimeout: opt.Timeout,
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         (&net.Dialer{Timeout: opt.Timeout, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout: opt.Timeout,
+		// The watchdog (do) bounds the wait for headers with a clearer
+		// message; this is only a backstop.
+		ResponseHeaderTimeout: 2 * opt.Timeout,
 		MaxIdleConnsPerHost:   16,
 		IdleConnTimeout:       90 * time.Second,
 	}

@@ -98,6 +98,30 @@ func TestNginxTokenAndReadOnly(t *testing.T) {
 	}
 }
 
+// The bearer-token set-up of docs/cluster.md: anyone reads, only the
+// token's holder writes.
+func TestNginxWriteToken(t *testing.T) {
+	srv := nginxtest.Start(t, nginxtest.Options{WriteToken: "w-token"})
+	anon, _ := httpcache.New(srv.URL, httpcache.Options{Timeout: 5 * time.Second})
+	writer, _ := httpcache.New(srv.URL, httpcache.Options{Timeout: 5 * time.Second, Authorization: "Bearer w-token"})
+	wrong, _ := httpcache.New(srv.URL, httpcache.Options{Timeout: 5 * time.Second, Authorization: "Bearer w-token-not"})
+	b := []byte("blob")
+	d := cache.Sum(b)
+	ctx := context.Background()
+	for name, s := range map[string]*httpcache.Store{"no token": anon, "a wrong token": wrong} {
+		if err := s.WriteBlob(ctx, d, 4, bytes.NewReader(b)); err == nil || !strings.Contains(err.Error(), "403") {
+			t.Errorf("write with %s: %v, want 403", name, err)
+		}
+	}
+	if err := writer.WriteBlob(ctx, d, 4, bytes.NewReader(b)); err != nil {
+		t.Errorf("write with the token: %v", err)
+	}
+	var buf bytes.Buffer
+	if _, err := anon.ReadBlob(ctx, d, &buf); err != nil || buf.String() != "blob" {
+		t.Errorf("anonymous read = %q, %v", buf.String(), err)
+	}
+}
+
 // badServer accepts connections on loopback and answers every request
 // with reply (which may never come).
 func badServer(t *testing.T, reply func(c net.Conn)) string {

@@ -16,6 +16,8 @@ repository "pathsep" {
 
   platform "windows" {
     test {
+      # eval_timeout: 3× the first run in whole minutes, at least 5m
+      eval_timeout = "7m"
       skip = [
         "TestPanics", # panicked: boom
         "TestSep",    # sep_test.go:3: got "a\b" # not a second comment

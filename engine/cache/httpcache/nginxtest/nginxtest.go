@@ -30,6 +30,9 @@ type Options struct {
 	// ReadOnly refuses every method but GET and HEAD (403), the set-up
 	// docs/cluster.md recommends for untrusted clients.
 	ReadOnly bool
+	// WriteToken lets anyone read and only "Bearer <WriteToken>" write
+	// (403 otherwise): the bearer-token configuration of docs/cluster.md.
+	WriteToken string
 }
 
 // Server is a running nginx.
@@ -58,12 +61,18 @@ http {
 	uwsgi_temp_path {{.Dir}}/tmp/uwsgi;
 	scgi_temp_path {{.Dir}}/tmp/scgi;
 	client_max_body_size 0;
+	{{if .WriteToken}}map "$request_method:$http_authorization" $osbench_cache_refused {
+		default 1;
+		"~^(GET|HEAD):" 0;
+		"PUT:Bearer {{.WriteToken}}" 0;
+	}{{end}}
 	server {
 		listen 127.0.0.1:{{.Port}};
 		root {{.Data}};
 		location / {
 			{{if .Token}}if ($http_authorization != "Bearer {{.Token}}") { return 401; }{{end}}
 			{{if .ReadOnly}}limit_except GET HEAD { deny all; }{{end}}
+			{{if .WriteToken}}if ($osbench_cache_refused) { return 403; }{{end}}
 			dav_methods PUT;
 			create_full_put_path on;
 			dav_access user:rw group:r all:r;
@@ -96,6 +105,13 @@ func find() (bin string, installable bool) {
 	}
 	out, err := exec.Command("apt-cache", "policy", "nginx-core").Output()
 	return "", err == nil && strings.Contains(string(out), "Candidate:") && !strings.Contains(string(out), "Candidate: (none)")
+}
+
+// Installed reports whether nginx is installed, and if not whether apt
+// could install it (then a test must fail, not skip).
+func Installed() (ok, installable bool) {
+	bin, installable := find()
+	return bin != "", installable
 }
 
 // ErrAbsent is Launch's error when nginx is not installed.
@@ -135,7 +151,7 @@ func Launch(dir string, opt Options) (*Server, error) {
 		return nil, err
 	}
 	err = template.Must(template.New("conf").Parse(confTemplate)).Execute(f, map[string]any{
-		"Dir": dir, "Data": data, "Port": port, "Token": opt.Token, "ReadOnly": opt.ReadOnly, "Root": os.Geteuid() == 0,
+		"Dir": dir, "Data": data, "Port": port, "Token": opt.Token, "ReadOnly": opt.ReadOnly, "WriteToken": opt.WriteToken, "Root": os.Geteuid() == 0,
 	})
 	f.Close()
 	if err != nil {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestHarnessTiny runs every section but the examples on a tiny
+// configuration against a freshly built osbench, so the harness cannot rot:
+// crash safety and sharing must hold (a shortfall is an osbench bug), the
+// big-output log must be capped, and the escape counter must see its own
+// planted process and every escapee start. How many escapees osbench leaves
+// alive is printed, not asserted: that is the isolation work's figure.
+func TestHarnessTiny(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds osbench and runs it a few dozen times")
+	}
+	for _, tool := range []string{"go", "sh", "setsid", "yes", "head", "cp", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not on PATH", tool)
+		}
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config{
+		Root: root, Seed: 7, Jobs: 2, Repos: 1,
+		BuildTrials: 2, GCTrials: 2, EvalTrials: 2,
+		Concurrency: []int{2},
+		OutputBytes: 16 << 20,
+	}
+	var log bytes.Buffer
+	rep, err := run(cfg, &log)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	var out bytes.Buffer
+	rep.print(&out)
+	t.Logf("\n%s", out.String())
+
+	if got := len(rep.Kills); got != 3 {
+		t.Fatalf("%d kill series, want build, gc and eval", got)
+	}
+	for _, f := range rep.Kills {
+		if f.Trials != 2 || f.Completed != f.Trials || f.Beyond != f.Trials || f.VerifyClean != f.Trials {
+			t.Errorf("%s: %d trials, %d completed, %d identical beyond noise, %d verify-clean; want all: %v", f.Name, f.Trials, f.Completed, f.Beyond, f.VerifyClean, f.Problems)
+		}
+	}
+	if len(rep.Concurrent) != 1 {
+		t.Fatalf("%d concurrency rounds, want 1", len(rep.Concurrent))
+	}
+	if c := rep.Concurrent[0]; c.BuildsFailed+c.GCFailed+c.Corrupt+c.Dropped != 0 || c.Identical != c.Builds || c.GCRuns == 0 {
+		t.Errorf("concurrent builds: %+v", c)
+	}
+	if b := rep.Big; b == nil || b.LogBytes == 0 || b.LogBytes >= b.OutputBytes || !b.Truncated {
+		t.Errorf("big output: the log is not capped with a marker: %+v", b)
+	}
+	e := rep.Escapes
+	if e == nil || e.ProbeCounted != e.ProbePlanted {
+		t.Fatalf("escape counter self-check failed: %+v", e)
+	}
+	if len(e.Rows) != 2*len(escapeStyles) {
+		t.Errorf("%d escape rows, want %d", len(e.Rows), 2*len(escapeStyles))
+	}
+	for _, row := range e.Rows {
+		if row.Started != 1 {
+			t.Errorf("%s/%s: %d escapees started, want 1 (the measure saw nothing to count)", row.Style, row.Ending, row.Started)
+		}
+	}
+	if !strings.Contains(out.String(), "-seed 7") {
+		t.Errorf("the report does not say how to rerun with its seed")
+	}
+}
+
+func TestNormalizeBlanksWallClockOnly(t *testing.T) {
+	tests := []struct {
+		name, path, a, b string
+		same             bool
+	}{
+		{"log durations", "runs/x/linux/test.log", "ok\n[osbench: exit 0, timed out false, 12ms]\n", "ok\n[osbench: exit 0, timed out false, 1.5s]\n", true},
+		{"build log durations", "x.log", "[osbench: build exit 2, timed out true, 3m0s]", "[osbench: build exit 2, timed out true, 1ms]", true},
+		{"log exit differs", "x.log", "[osbench: exit 0, timed out false, 1ms]", "[osbench: exit 1, timed out false, 1ms]", false},
+		{"log text differs", "x.log", "a\n", "b\n", false},
+		{"build-steps durations and run", "build-steps.json", `{"run":"a","steps":[{"id":"s","duration_ns":1}],"duration_ns":5}`, `{"run":"b","steps":[{"id":"s","duration_ns":2}],"duration_ns":6}`, true},
+		{"build-steps status", "build-steps.json", `{"steps":[{"id":"s","status":"ran"}]}`, `{"steps":[{"id":"s","status":"failed"}]}`, false},
+		{"build-steps ran or served", "build-steps.json", `{"steps":[{"id":"s","status":"ran","reason":"no previous run","key":"k"}]}`, `{"steps":[{"id":"s","status":"hit","key":"k"}]}`, true},
+		{"build-steps output digest", "build-steps.json", `{"steps":[{"id":"s","output_digest":"a"}]}`, `{"steps":[{"id":"s","output_digest":"b"}]}`, false},
+		{"report log digest", "m/i/report.json", `{"stage_i":{"passed":true,"log":{"path":"logs/linux.log","digest":"sha256:aa"}}}`, `{"stage_i":{"passed":true,"log":{"path":"logs/linux.log","digest":"sha256:bb"}}}`, true},
+		{"report verdict", "m/i/report.json", `{"stage_i":{"passed":true}}`, `{"stage_i":{"passed":false}}`, false},
+		{"report other digest", "m/i/report.json", `{"patch":{"path":"p.diff","digest":"sha256:aa"}}`, `{"patch":{"path":"p.diff","digest":"sha256:bb"}}`, false},
+		{"other file durations count", "tasks.jsonl", `{"duration_ns":1}`, `{"duration_ns":2}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			same := bytes.Equal(normalize(tt.path, []byte(tt.a)), normalize(tt.path, []byte(tt.b)))
+			if same != tt.same {
+				t.Errorf("normalized equal = %v, want %v", same, tt.same)
+			}
+		})
+	}
+}
+
+func TestDiffPaths(t *testing.T) {
+	a := map[string][]byte{"same": []byte("x"), "changed": []byte("1"), "only-a": nil}
+	b := map[string][]byte{"same": []byte("x"), "changed": []byte("2"), "only-b": nil}
+	got := diffPaths(a, b)
+	want := []string{"changed", "only-a", "only-b"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("diffPaths = %v, want %v", got, want)
+	}
+	if extra := beyond(got, pathSet([]string{"changed"})); !reflect.DeepEqual(extra, []string{"only-a", "only-b"}) {
+		t.Errorf("beyond = %v", extra)
+	}
+}
