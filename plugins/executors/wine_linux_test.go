@@ -54,7 +54,18 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// The uid slots are leased machine-wide; other osbench processes (the
+	// end-to-end tests of a parallel go test run) hold the low ones. These
+	// tests lease from a pool of their own, so their sequential commands
+	// always get slot 0 and the fixture's prefix is the one they name.
+	lockDir, err := os.MkdirTemp("", "osbench-executor-slots-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	slotLockDir = lockDir
 	code := m.Run()
+	os.RemoveAll(lockDir)
 	if sharedWineState != "" {
 		if err := os.RemoveAll(sharedWineState); err != nil {
 			fmt.Fprintln(os.Stderr, "removing the Wine tests' state:", err)

@@ -411,7 +411,7 @@ func maskCFamily(path string, src []byte, cpp bool, regions []schemas.VerifiedRe
 		m.maskRegion(r.Region)
 	}
 	m.guardEdits()
-	out, err := applyEdits(src, m.edits)
+	out, err := applyEdits(src, dropNestedEdits(m.edits))
 	if err != nil {
 		return Output{}, fmt.Errorf("mask %s: %w", path, err)
 	}
@@ -495,6 +495,10 @@ func (m *cMasker) maskSegment(r schemas.Region, bi, a, z int) {
 		if first > z || last < a || open < b.tokLo || open >= b.tokHi {
 			continue
 		}
+		if why := m.refusal(fn, open+1, fn.close); why != "" {
+			m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: why})
+			continue
+		}
 		ph, ok := m.placeholder(fn)
 		if !ok {
 			m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: fmt.Sprintf(
@@ -518,6 +522,14 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 	// The branch ends the function when what follows its group is the
 	// body's closing brace.
 	tail := m.f.parent[seg[0]] == fn.open && b.after == fn.close && seg[len(seg)-1] == b.tokHi-1
+	lo, hi := seg[0], seg[len(seg)-1]+1
+	if tail || m.coarse {
+		lo, hi = b.tokLo, b.tokHi
+	}
+	if why := m.refusal(fn, lo, hi); why != "" {
+		m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: why})
+		return
+	}
 	note := ""
 	if m.coarse && !tail {
 		why := m.guardBody(r, bi, fn)

@@ -25,6 +25,9 @@ type goRemoval struct {
 	fn     *ast.FuncType  // innermost function: what a placeholder return returns
 	name   string         // function name, for Action.Detail
 	region schemas.Region
+	// early: the run ends in a return whatever it held (a run inside a
+	// function the source compiles too).
+	early bool
 	// Filled by the use analysis: placeholder statements that keep the
 	// function compiling ("var x T", "_ = x").
 	decls, blanks []string
@@ -53,6 +56,11 @@ type goMasker struct {
 	// from, so that an import removal can name the region that took its
 	// last use.
 	editRegions []schemas.Region
+	// needErrors: a placeholder returns errors.New and the file does not
+	// import errors; errorsRegion is the first region whose placeholder
+	// does.
+	needErrors   bool
+	errorsRegion schemas.Region
 }
 
 func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bool) (Output, error) {
@@ -86,6 +94,12 @@ func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bo
 				return true
 			})
 		}
+	}
+	if m.needErrors {
+		m.edits = append(m.edits, m.addErrorsImport())
+		m.editRegions = append(m.editRegions, m.errorsRegion)
+		m.actions = append(m.actions, Action{Region: m.errorsRegion, Kind: KindImport,
+			Detail: `added import "errors": a placeholder returns errors.New("` + NeutralError + `")`})
 	}
 	out, err := applyEdits(src, m.edits)
 	if err != nil {
@@ -149,25 +163,34 @@ func (m *goMasker) coversAll(body *ast.BlockStmt) (schemas.Region, bool) {
 	return first, ok
 }
 
-// maskFunc masks the regions touching one outermost function.
+// maskFunc masks the regions touching one outermost function. A function
+// only the target compiles loses its whole body as soon as a region covers
+// one of its statements, so that no surviving statement depends on a
+// removed one (a kept index after its removed length check, a loop whose
+// exit was removed). In a function the source compiles too, each run of
+// covered statements becomes an early return: the code after it, which
+// may depend on the run, is never reached on the masked path.
 func (m *goMasker) maskFunc(name string, typ *ast.FuncType, body *ast.BlockStmt) {
 	touching := m.touching(body)
 	if len(touching) == 0 {
 		return
 	}
+	shared := false
+	for _, r := range touching {
+		shared = shared || r.SourceCompiled
+	}
+	if !shared {
+		region, ok := m.bodyRegion(body, typ, name, touching)
+		if ok {
+			m.emit([]*goRemoval{{kind: KindFunctionBody, body: body, fn: typ, name: name, region: region}}, "")
+			m.markUsed(touching)
+		}
+		return
+	}
 	note := ""
 	if m.coarse {
-		// Coarse masking takes the whole body, unless the source platform
-		// compiles the function too: then the body outside the regions is
-		// code the source runs, which masking never changes.
-		shared := false
-		for _, r := range touching {
-			shared = shared || r.SourceCompiled
-		}
-		if !shared {
-			m.emit([]*goRemoval{{kind: KindFunctionBody, body: body, fn: typ, name: name, region: touching[0].Region}}, "")
-			return
-		}
+		// The body outside the regions is code the source runs, which
+		// masking never changes.
 		note = "coarse declined, the source platform compiles this function; "
 	}
 	if r, all := m.coversAll(body); all {
@@ -181,12 +204,42 @@ func (m *goMasker) maskFunc(name string, typ *ast.FuncType, body *ast.BlockStmt)
 	for {
 		var removals []*goRemoval
 		m.collect(body.List, typ, name, kept, &removals)
+		for _, r := range removals {
+			r.early = true
+		}
 		stuck := m.analyseUses(body, removals)
 		if stuck == nil {
 			m.emit(removals, note)
 			return
 		}
 		kept[stuck] = true
+	}
+}
+
+// bodyRegion decides whether a function only the target compiles loses its
+// body, and names the region the action is recorded under: with Coarse
+// set, any region touching it; else one that covers a whole statement of
+// it (or its whole body).
+func (m *goMasker) bodyRegion(body *ast.BlockStmt, typ *ast.FuncType, name string, touching []schemas.VerifiedRegion) (schemas.Region, bool) {
+	if m.coarse {
+		return touching[0].Region, true
+	}
+	if r, all := m.coversAll(body); all {
+		return r, true
+	}
+	var removals []*goRemoval
+	m.collect(body.List, typ, name, map[ast.Stmt]bool{}, &removals)
+	if len(removals) == 0 {
+		return schemas.Region{}, false
+	}
+	return removals[0].region, true
+}
+
+// markUsed records that the regions produced an action (the whole body
+// that one of them caused covers them all).
+func (m *goMasker) markUsed(rs []schemas.VerifiedRegion) {
+	for _, r := range rs {
+		m.used[[2]int{r.Start, r.End}] = true
 	}
 }
 
@@ -249,7 +302,11 @@ func isClause(s ast.Stmt) bool {
 // emit turns removals into edits and actions.
 func (m *goMasker) emit(removals []*goRemoval, note string) {
 	for _, r := range removals {
+		needed := m.needErrors
 		ph := r.placeholder(m)
+		if m.needErrors && !needed {
+			m.errorsRegion = r.region
+		}
 		var e edit
 		var detail string
 		if r.kind == KindFunctionBody {
@@ -285,10 +342,10 @@ func (r *goRemoval) placeholder(m *goMasker) []string {
 	ph := append(append([]string(nil), r.decls...), r.blanks...)
 	ends := r.kind == KindFunctionBody && r.fn.Results != nil && len(r.fn.Results.List) > 0
 	if r.kind == KindStatements {
-		ends = isTerminating(r.stmts[len(r.stmts)-1], "")
+		ends = r.early || isTerminating(r.stmts[len(r.stmts)-1], "")
 	}
 	if ends {
-		ph = append(ph, m.zeroReturn(r.fn))
+		ph = append(ph, m.placeholderReturn(r.fn))
 	}
 	return ph
 }

@@ -1,22 +1,41 @@
 // Package mask removes the target platform's code from a file of the
 // complete repository (DESIGN §2.4): every verified region is replaced by a
-// quiet placeholder, code that still builds, never panics or throws and does
-// not re-implement anything, but silently does the wrong thing (zero values,
-// early returns, no-ops).
+// quiet placeholder, code that still builds, never panics, hangs or throws
+// and does not re-implement anything, but makes the target's tests fail by
+// their own assertions.
+//
+// Quiet by construction means: no statement that survives the mask depends
+// on one that was removed (a kept token[3] after its removed length check),
+// no loop loses its exit (for { }), and no placeholder hands its callers a
+// value they dereference, slice or retry on (a nil pointer with a nil
+// error, a try-lock's false, nil), freezes time or drops a cleanup call.
+// The exact rule per language is below.
 //
 // A Masker receives one file at a time with the regions verified in it and
 // returns the masked text and one Action per thing it did (or declined to
 // do). Maskers live in a registry keyed by the name a manifest uses; the
 // built-in "rules" masker (Rules) is deterministic syntax surgery:
 //
-//   - Go (go/parser): statements lying wholly inside a region are deleted; a
-//     run that ended the control flow of its block (a return) leaves a
-//     zero-value return behind; a region covering a whole function body, or
-//     any region with Input.Coarse set, turns the body into a single
-//     zero-value return. Local variables still needed keep a zero-value
+//   - Go (go/parser): a function only the target compiles (no region
+//     touching it is SourceCompiled) loses its whole body as soon as a
+//     region covers one of its statements; in a function the source
+//     compiles too, each run of covered statements (the content of a
+//     guarded block, say) becomes an early return, so the code after it,
+//     which may depend on the run, is not reached on the masked path. A
+//     placeholder return gives the results' zero values, except that a
+//     last result of type error gets errors.New(NeutralError) (errors is
+//     imported where the file lacks it, unless the name is taken): callers
+//     check that error before they touch the other results. Local
+//     variables still referred to after an early return keep a zero-value
 //     declaration, variables that lost their last use get "_ = x", imports
-//     that lost their last use are removed. Top-level declarations are never
-//     removed, so files of the target only (attrs_windows.go) still compile.
+//     that lost their last use are removed. Top-level declarations are
+//     never removed, so files of the target only (attrs_windows.go) still
+//     compile. Input.Coarse also takes the bodies of target-only functions
+//     that a region touches without covering a statement (it never takes
+//     a function the source compiles), and returns plain zero values with
+//     a nil error: it is the retry of a mask whose target run crashed or
+//     hung, and what crashes on the neutral error is code that panics on
+//     any error (a test's if err != nil { panic(err) }).
 //   - C and C++ (a small lexer and the preprocessor's conditional groups):
 //     only code inside a conditional branch (#ifdef _WIN32 ... #else) is
 //     touched. A branch ending a function body becomes "(void)param;" lines
@@ -26,14 +45,29 @@
 //     set, a function the source compiles too gets its whole body guarded:
 //     a placeholder body under the masked branches' condition, the original
 //     body (those branches emptied) under #else, so the source's compiler
-//     sees what it saw before (ccoarse.go).
+//     sees what it saw before (ccoarse.go). Two rules keep C placeholders
+//     quiet where a zero cannot (cquiet.go): a region of a clock (a
+//     function returning struct timeval, timespec, time_t, FILETIME…, or
+//     named for time, clock, tick or now) is refused, since a stopped
+//     clock hangs every wait on it; so is a region whose removed code
+//     calls fclose, free, close, CloseHandle (and the like) on something
+//     that outlives it (a parameter, or a variable named outside the
+//     removed code). Edits nested in another edit of the file (a
+//     statement of a function whose whole body another region masks) give
+//     way to the outer one.
 //   - Rust (a small lexer and the items, blocks and attributes it finds):
-//     only code under cfg is touched. The content of a #[cfg(windows)]
-//     { … } block or of an if cfg!(windows) branch in a function body is
-//     removed, or becomes Default::default() (Ok(…) of it for a Result)
-//     when it is the body's value; a function only the target compiles
-//     keeps its signature and gets a placeholder body; a const or static
-//     of a primitive type gets its zero literal. Use declarations and type
+//     in a file the source compiles, only code under cfg is touched. The
+//     content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
+//     branch in a function body is removed, or becomes Default::default()
+//     (Ok(…) of it for a Result) when it is the body's value; a function
+//     only the target compiles (under cfg, or anywhere in a file the
+//     source does not compile: a module only the target declares) keeps
+//     its signature and loses its whole body as soon as a region touches
+//     it; a const or static of a primitive type gets its zero literal. An
+//     io::Result (or Result<T, io::Error>) placeholder is
+//     Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
+//     Ok of a default the callers would take for a success; other error
+//     types are the crate's own and get Ok(Default::default()). Use declarations and type
 //     declarations are kept (KindUnmasked says so). With Input.Coarse set,
 //     a function both platforms compile gets #[cfg(target)] { placeholder }
 //     #[cfg(not(target))] { original body, target blocks emptied }

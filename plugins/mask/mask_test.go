@@ -15,6 +15,13 @@ func region(start, end int) schemas.VerifiedRegion {
 	return schemas.VerifiedRegion{Region: schemas.Region{Start: start, End: end}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}
 }
 
+// shared is a region of a function the source platform compiles too.
+func shared(start, end int) schemas.VerifiedRegion {
+	r := region(start, end)
+	r.SourceCompiled = true
+	return r
+}
+
 func TestRegistry(t *testing.T) {
 	if got := Names(); !reflect.DeepEqual(got, []string{"rules"}) {
 		t.Errorf("Names() = %v", got)
@@ -58,32 +65,39 @@ func TestMaskGo(t *testing.T) {
 		kinds   []string
 	}{
 		{
-			name:    "named results give a bare return",
-			src:     "package p\n\nfunc f() (n int, err error) {\n\tn = 1\n\treturn n, nil\n}\n",
+			name:    "named results without an error give a bare return",
+			src:     "package p\n\nfunc f() (n int, ok bool) {\n\tn = 1\n\treturn n, true\n}\n",
 			regions: []schemas.VerifiedRegion{region(4, 5)},
-			want:    "package p\n\nfunc f() (n int, err error) {\n\treturn\n}\n",
+			want:    "package p\n\nfunc f() (n int, ok bool) {\n\treturn\n}\n",
 			kinds:   []string{KindFunctionBody},
 		},
 		{
-			name: "a variable declared in the region and used after keeps a zero declaration",
+			name:    "an error result gets the neutral error, errors is imported",
+			src:     "package p\n\nfunc f() (n int, err error) {\n\tn = 1\n\treturn n, nil\n}\n",
+			regions: []schemas.VerifiedRegion{region(4, 5)},
+			want:    "package p\n\nimport \"errors\"\n\nfunc f() (n int, err error) {\n\treturn 0, errors.New(\"not implemented on this platform\")\n}\n",
+			kinds:   []string{KindFunctionBody, KindImport},
+		},
+		{
+			name: "shared: a run becomes an early return, a variable used after keeps a zero declaration",
 			src: "package p\n\nfunc f(w bool) string {\n\tx := 0\n\tif w {\n\t\ts := \"a\"\n\t\tprintln(x)\n\t\t_ = s\n\t}\n\tx = 3\n\treturn \"\"\n}\n" +
 				"\nfunc g(w bool) int {\n\tif w {\n\t\tprintln()\n\t}\n\ty := \"w\"\n\treturn len(y)\n}\n",
-			regions: []schemas.VerifiedRegion{region(6, 8), region(18, 18)},
-			want: "package p\n\nfunc f(w bool) string {\n\tx := 0\n\tif w {\n\t\t_ = x\n\t}\n\tx = 3\n\treturn \"\"\n}\n" +
-				"\nfunc g(w bool) int {\n\tif w {\n\t\tprintln()\n\t}\n\tvar y string\n\treturn len(y)\n}\n",
+			regions: []schemas.VerifiedRegion{shared(6, 8), shared(18, 18)},
+			want: "package p\n\nfunc f(w bool) string {\n\tx := 0\n\tif w {\n\t\t_ = x\n\t\treturn \"\"\n\t}\n\tx = 3\n\treturn \"\"\n}\n" +
+				"\nfunc g(w bool) int {\n\tif w {\n\t\tprintln()\n\t}\n\tvar y string\n\treturn 0\n\treturn len(y)\n}\n",
 			kinds: []string{KindStatements, KindStatements},
 		},
 		{
-			name:    "a declaration of unknown type is kept",
+			name:    "shared: a declaration of unknown type is kept, after the early return",
 			src:     "package p\n\nfunc f() int {\n\tprintln()\n\ty := h()\n\treturn y\n}\n\nfunc h() int { return 1 }\n",
-			regions: []schemas.VerifiedRegion{region(4, 5)},
-			want:    "package p\n\nfunc f() int {\n\ty := h()\n\treturn y\n}\n\nfunc h() int { return 1 }\n",
+			regions: []schemas.VerifiedRegion{shared(4, 5)},
+			want:    "package p\n\nfunc f() int {\n\treturn 0\n\ty := h()\n\treturn y\n}\n\nfunc h() int { return 1 }\n",
 			kinds:   []string{KindStatements},
 		},
 		{
-			name:    "switch case bodies are emptied, the clause stays",
+			name:    "shared: switch case bodies are emptied, the clause stays",
 			src:     "package p\n\nimport \"os\"\n\nfunc f(s string) string {\n\tswitch s {\n\tcase \"w\":\n\t\treturn os.Getenv(\"A\")\n\tdefault:\n\t\treturn \"\"\n\t}\n}\n",
-			regions: []schemas.VerifiedRegion{region(7, 8)},
+			regions: []schemas.VerifiedRegion{shared(7, 8)},
 			want:    "package p\n\nfunc f(s string) string {\n\tswitch s {\n\tcase \"w\":\n\t\treturn \"\"\n\tdefault:\n\t\treturn \"\"\n\t}\n}\n",
 			kinds:   []string{KindStatements, KindImport},
 		},
@@ -102,9 +116,9 @@ func TestMaskGo(t *testing.T) {
 			kinds:   []string{KindUnmasked, KindSkipped},
 		},
 		{
-			name:    "function literals are functions of their own",
+			name:    "shared: function literals are functions of their own",
 			src:     "package p\n\nfunc f() func() int {\n\tprintln()\n\treturn func() int {\n\t\treturn 2\n\t}\n}\n",
-			regions: []schemas.VerifiedRegion{region(6, 6)},
+			regions: []schemas.VerifiedRegion{shared(6, 6)},
 			want:    "package p\n\nfunc f() func() int {\n\tprintln()\n\treturn func() int {\n\t\treturn 0\n\t}\n}\n",
 			kinds:   []string{KindFunctionBody},
 		},

@@ -338,6 +338,9 @@ func inside(u, o *runit) bool { return u != o && o.open <= u.open && u.close <= 
 
 // maskRegion masks the units r covers.
 func (m *rustMasker) maskRegion(r schemas.Region) {
+	if !r.SourceCompiled && m.maskTargetOnlyFns(r) {
+		return
+	}
 	note := ""
 	if m.coarse {
 		var done bool
@@ -348,6 +351,14 @@ func (m *rustMasker) maskRegion(r schemas.Region) {
 	var covered []*runit
 	for _, u := range m.units {
 		if first, last, ok := m.contentLines(u); ok && u.kind != ruKept && r.Start <= first && last <= r.End {
+			covered = append(covered, u)
+		}
+	}
+	// A function only the target compiles loses its whole body when the
+	// region touches it, as in Go: masking part of it would leave
+	// statements that depend on the removed ones.
+	for _, u := range m.units {
+		if first, last, ok := m.contentLines(u); ok && u.kind == ruFnBody && r.Start <= last && first <= r.End && !(r.Start <= first && last <= r.End) {
 			covered = append(covered, u)
 		}
 	}
@@ -366,6 +377,52 @@ func (m *rustMasker) maskRegion(r schemas.Region) {
 		return
 	}
 	m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: note + m.whyUnmasked(r)})
+}
+
+// maskTargetOnlyFns masks, for a region of a file the source platform
+// does not compile (a module only the target declares: #[cfg(windows)] mod
+// windows;), the whole body of every outermost function the region
+// touches, as the Go rules do for a target-only function: no statement
+// of it survives to depend on a removed one. It reports whether it masked
+// any.
+func (m *rustMasker) maskTargetOnlyFns(r schemas.Region) bool {
+	f := m.f
+	var fns []*rblock
+	for _, open := range f.order {
+		b := f.blocks[open]
+		if b.kind != rbFn || b.close <= b.open+1 {
+			continue
+		}
+		first, last := f.toks[b.open+1].line, f.lastLine(b.close-1)
+		if r.End < first || last < r.Start {
+			continue
+		}
+		if _, test := m.testSpan(schemas.Region{Start: f.toks[b.open].line, End: f.toks[b.close].line}); test {
+			continue
+		}
+		if len(fns) > 0 && fns[len(fns)-1].open < b.open && b.close < fns[len(fns)-1].close {
+			continue // inside the previous one: blocks are in file order
+		}
+		fns = append(fns, b)
+	}
+	masked := false
+	for _, b := range fns {
+		var unit *runit
+		for _, u := range m.units {
+			if u.kind == ruFnBody && u.block == b {
+				unit = u
+			}
+		}
+		if unit == nil {
+			unit = &runit{kind: ruFnBody, open: b.open, close: b.close, block: b,
+				label: "function " + b.fn.name + " (in a file the source does not compile)"}
+			m.units = append(m.units, unit)
+		}
+		before := len(m.actions)
+		m.maskUnit(r, unit, "")
+		masked = masked || m.actions[before].Kind != KindUnmasked
+	}
+	return masked
 }
 
 // whyUnmasked says why no unit of r could be masked.

@@ -22,55 +22,71 @@ func TestMaskRust(t *testing.T) {
 		{
 			name:    "a tail block becomes the zero of the result",
 			src:     "fn f(p: &str) -> Option<char> {\n    #[cfg(windows)]\n    {\n        p.chars().next()\n    }\n    #[cfg(unix)]\n    {\n        None\n    }\n}\n",
-			regions: []schemas.VerifiedRegion{region(4, 4)},
+			regions: []schemas.VerifiedRegion{shared(4, 4)},
 			want:    "fn f(p: &str) -> Option<char> {\n    #[cfg(windows)]\n    {\n        Default::default()\n    }\n    #[cfg(unix)]\n    {\n        None\n    }\n}\n",
 			kinds:   []string{KindPreprocessorBlock},
 		},
 		{
 			name:    "a Result gets Ok of a zero",
-			src:     "fn f() -> io::Result<u32> {\n    #[cfg(unix)]\n    { Ok(7) }\n    #[cfg(not(unix))]\n    { Ok(1) }\n}\n",
-			regions: []schemas.VerifiedRegion{region(3, 3)},
-			want:    "fn f() -> io::Result<u32> {\n    #[cfg(unix)]\n    { Ok(Default::default()) }\n    #[cfg(not(unix))]\n    { Ok(1) }\n}\n",
+			src:     "fn f() -> Result<u32, Error> {\n    #[cfg(unix)]\n    { Ok(7) }\n    #[cfg(not(unix))]\n    { Ok(1) }\n}\n",
+			regions: []schemas.VerifiedRegion{shared(3, 3)},
+			want:    "fn f() -> Result<u32, Error> {\n    #[cfg(unix)]\n    { Ok(Default::default()) }\n    #[cfg(not(unix))]\n    { Ok(1) }\n}\n",
 			kinds:   []string{KindPreprocessorBlock},
+		},
+		{
+			name:    "an io::Result gets the neutral error",
+			src:     "fn f() -> io::Result<u32> {\n    #[cfg(unix)]\n    { Ok(7) }\n    #[cfg(not(unix))]\n    { Ok(1) }\n}\n",
+			regions: []schemas.VerifiedRegion{shared(3, 3)},
+			want:    "fn f() -> io::Result<u32> {\n    #[cfg(unix)]\n    { " + rustNeutralError + " }\n    #[cfg(not(unix))]\n    { Ok(1) }\n}\n",
+			kinds:   []string{KindPreprocessorBlock},
+		},
+		{
+			name: "a file the source does not compile: every function the region touches loses its body",
+			src: "use std::io;\n\npub fn attrs(p: &str) -> Result<u32, io::Error> {\n    let m = meta(p)?;\n    Ok(m)\n}\n\n" +
+				"fn meta(p: &str) -> io::Result<u32> {\n    Ok(p.len() as u32)\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
+			regions: []schemas.VerifiedRegion{region(4, 4), region(9, 9), region(15, 15)},
+			want: "use std::io;\n\npub fn attrs(p: &str) -> Result<u32, io::Error> {\n    let _ = p;\n    " + rustNeutralError + "\n}\n\n" +
+				"fn meta(p: &str) -> io::Result<u32> {\n    let _ = p;\n    " + rustNeutralError + "\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
+			kinds: []string{KindFunctionBody, KindFunctionBody, KindUnmasked},
 		},
 		{
 			name:    "a statement block is emptied",
 			src:     "fn f() -> u8 {\n    #[cfg(windows)]\n    {\n        setup();\n    }\n    3\n}\n",
-			regions: []schemas.VerifiedRegion{region(4, 4)},
+			regions: []schemas.VerifiedRegion{shared(4, 4)},
 			want:    "fn f() -> u8 {\n    #[cfg(windows)]\n    {\n    }\n    3\n}\n",
 			kinds:   []string{KindPreprocessorBlock},
 		},
 		{
 			name:    "a cfg! branch at the tail gets the zero, the other branch is kept",
 			src:     "fn sep() -> char {\n    if cfg!(windows) {\n        '\\\\'\n    } else {\n        '/'\n    }\n}\n",
-			regions: []schemas.VerifiedRegion{region(3, 3)},
+			regions: []schemas.VerifiedRegion{shared(3, 3)},
 			want:    "fn sep() -> char {\n    if cfg!(windows) {\n        Default::default()\n    } else {\n        '/'\n    }\n}\n",
 			kinds:   []string{KindPreprocessorBlock},
 		},
 		{
 			name:    "the else of a cfg! test is the other platform's branch",
 			src:     "fn f() {\n    if cfg!(windows) {\n        a();\n    } else {\n        b();\n    }\n    c();\n}\n",
-			regions: []schemas.VerifiedRegion{region(5, 5)},
+			regions: []schemas.VerifiedRegion{shared(5, 5)},
 			want:    "fn f() {\n    if cfg!(windows) {\n        a();\n    } else {\n    }\n    c();\n}\n",
 			kinds:   []string{KindPreprocessorBlock},
 		},
 		{
 			name:    "a cfg! branch inside an expression is left",
 			src:     "fn f() -> u8 {\n    let x = if cfg!(windows) {\n        1\n    } else {\n        2\n    };\n    x\n}\n",
-			regions: []schemas.VerifiedRegion{region(3, 3)},
+			regions: []schemas.VerifiedRegion{shared(3, 3)},
 			kinds:   []string{KindUnmasked},
 		},
 		{
 			name:    "a target-only function keeps its signature",
 			src:     "#[cfg(windows)]\nfn split(list: &str, n: usize) -> Vec<String> {\n    list.split(';').take(n).map(String::from).collect()\n}\n",
-			regions: []schemas.VerifiedRegion{region(3, 3)},
+			regions: []schemas.VerifiedRegion{shared(3, 3)},
 			want:    "#[cfg(windows)]\nfn split(list: &str, n: usize) -> Vec<String> {\n    let _ = (list, n);\n    Default::default()\n}\n",
 			kinds:   []string{KindFunctionBody},
 		},
 		{
 			name:    "a method of a cfg'd impl, unit result",
 			src:     "struct W;\n#[cfg(windows)]\nimpl W {\n    pub fn go(&self, x: u8) {\n        run(x);\n    }\n}\n",
-			regions: []schemas.VerifiedRegion{region(5, 5)},
+			regions: []schemas.VerifiedRegion{shared(5, 5)},
 			want:    "struct W;\n#[cfg(windows)]\nimpl W {\n    pub fn go(&self, x: u8) {\n        let _ = x;\n    }\n}\n",
 			kinds:   []string{KindFunctionBody},
 		},
@@ -78,7 +94,7 @@ func TestMaskRust(t *testing.T) {
 			name: "primitive constants get zero literals",
 			src: "#[cfg(windows)]\nconst SEP: char = '\\\\';\n#[cfg(windows)]\npub(crate) static ON: bool = true;\n" +
 				"#[cfg(windows)]\nconst NAME: &'static str = \"NUL\";\n#[cfg(windows)]\nconst MASK: u32 = 0x1 | 0x2;\n",
-			regions: []schemas.VerifiedRegion{region(2, 2), region(4, 4), region(6, 6), region(8, 8)},
+			regions: []schemas.VerifiedRegion{shared(2, 2), shared(4, 4), shared(6, 6), shared(8, 8)},
 			want: "#[cfg(windows)]\nconst SEP: char = '\\0';\n#[cfg(windows)]\npub(crate) static ON: bool = false;\n" +
 				"#[cfg(windows)]\nconst NAME: &'static str = \"\";\n#[cfg(windows)]\nconst MASK: u32 = 0;\n",
 			kinds: []string{KindConstant, KindConstant, KindConstant, KindConstant},
@@ -86,25 +102,25 @@ func TestMaskRust(t *testing.T) {
 		{
 			name:    "a constant of another type is left",
 			src:     "#[cfg(windows)]\nconst DIRS: [&str; 2] = [\"a\", \"b\"];\n",
-			regions: []schemas.VerifiedRegion{region(2, 2)},
+			regions: []schemas.VerifiedRegion{shared(2, 2)},
 			kinds:   []string{KindUnmasked},
 		},
 		{
 			name:    "use declarations and type aliases are kept",
 			src:     "#[cfg(windows)]\nuse std::os::windows::ffi::OsStrExt;\n#[cfg(windows)]\npub type Unit = u16;\n",
-			regions: []schemas.VerifiedRegion{region(2, 2), region(4, 4)},
+			regions: []schemas.VerifiedRegion{shared(2, 2), shared(4, 4)},
 			kinds:   []string{KindUnmasked, KindUnmasked},
 		},
 		{
 			name:    "shared code is left",
 			src:     "fn f() -> u8 {\n    4\n}\n",
-			regions: []schemas.VerifiedRegion{region(2, 2)},
+			regions: []schemas.VerifiedRegion{shared(2, 2)},
 			kinds:   []string{KindUnmasked},
 		},
 		{
 			name:    "a region covering part of a block is left",
 			src:     "fn f() {\n    #[cfg(windows)]\n    {\n        a();\n        b();\n    }\n}\n",
-			regions: []schemas.VerifiedRegion{region(4, 4)},
+			regions: []schemas.VerifiedRegion{shared(4, 4)},
 			kinds:   []string{KindUnmasked},
 		},
 		{
@@ -112,7 +128,7 @@ func TestMaskRust(t *testing.T) {
 			src: "fn f<'a>(s: &'a str) -> &'a str {\n    /* a /* nested } */ comment { */\n    #[cfg(windows)]\n    {\n" +
 				"        let _ = (r#\"}\"#, b\"{\", '}', b'{', '\\'', \"\\\"}\");\n        let _: &'a str = s;\n        s\n    }\n" +
 				"    #[cfg(unix)]\n    {\n        s\n    }\n}\n",
-			regions: []schemas.VerifiedRegion{region(5, 7)},
+			regions: []schemas.VerifiedRegion{shared(5, 7)},
 			want: "fn f<'a>(s: &'a str) -> &'a str {\n    /* a /* nested } */ comment { */\n    #[cfg(windows)]\n    {\n" +
 				"        Default::default()\n    }\n    #[cfg(unix)]\n    {\n        s\n    }\n}\n",
 			kinds: []string{KindPreprocessorBlock},
@@ -126,7 +142,7 @@ func TestMaskRust(t *testing.T) {
 		{
 			name:    "coarse guards a shared function",
 			src:     "fn f(a: u8) -> u8 {\n    #[cfg(windows)]\n    {\n        a + 1\n    }\n    #[cfg(unix)]\n    {\n        a\n    }\n}\n",
-			regions: []schemas.VerifiedRegion{region(4, 4)},
+			regions: []schemas.VerifiedRegion{shared(4, 4)},
 			coarse:  true,
 			want: "fn f(a: u8) -> u8 {\n    #[cfg(windows)]\n    {\n        let _ = a;\n        Default::default()\n    }\n    #[cfg(not(windows))]\n    {\n" +
 				"    #[cfg(windows)]\n    {\n    }\n    #[cfg(unix)]\n    {\n        a\n    }\n    }\n}\n",
@@ -135,7 +151,7 @@ func TestMaskRust(t *testing.T) {
 		{
 			name:    "coarse replaces the body of a target-only function",
 			src:     "#[cfg(unix)]\nfn f(a: u8) -> bool {\n    let b = a + 1;\n    b > 2\n}\n",
-			regions: []schemas.VerifiedRegion{region(3, 3)},
+			regions: []schemas.VerifiedRegion{shared(3, 3)},
 			coarse:  true,
 			want:    "#[cfg(unix)]\nfn f(a: u8) -> bool {\n    let _ = a;\n    Default::default()\n}\n",
 			kinds:   []string{KindFunctionBody},
@@ -143,7 +159,7 @@ func TestMaskRust(t *testing.T) {
 		{
 			name:    "coarse falls back to the fine mask and says so",
 			src:     "fn f() -> u8 { #[cfg(windows)] { g(); } 1 }\n",
-			regions: []schemas.VerifiedRegion{region(1, 1)},
+			regions: []schemas.VerifiedRegion{shared(1, 1)},
 			coarse:  true,
 			want:    "fn f() -> u8 { #[cfg(windows)] {} 1 }\n",
 			kinds:   []string{KindPreprocessorBlock},
@@ -181,7 +197,7 @@ func TestMaskRustRefusesTests(t *testing.T) {
 	mod := "fn f() {}\n\n#[cfg(test)]\nmod tests {\n    #[cfg(windows)]\n    const A: u8 = 1;\n}\n"
 	fn := "#[test]\n#[cfg(windows)]\nfn t() {\n    check();\n}\n"
 	_, err := Rules{}.Mask(context.Background(), Input{Path: "tests/platform.rs", Source: []byte("fn f() {}\n"),
-		Regions: []schemas.VerifiedRegion{region(1, 1)}})
+		Regions: []schemas.VerifiedRegion{shared(1, 1)}})
 	if err == nil || !strings.Contains(err.Error(), "test") {
 		t.Errorf("a file under tests/: error = %v, want a refusal of test files", err)
 	}
@@ -194,7 +210,7 @@ func TestMaskRustRefusesTests(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := Rules{}.Mask(context.Background(), Input{Path: "src/lib.rs", Source: []byte(tc.src),
-				Regions: []schemas.VerifiedRegion{region(tc.line, tc.line)}})
+				Regions: []schemas.VerifiedRegion{shared(tc.line, tc.line)}})
 			if err != nil || string(out.Source) != tc.src {
 				t.Fatalf("test code changed or refused: %q, %v", out.Source, err)
 			}
@@ -205,7 +221,7 @@ func TestMaskRustRefusesTests(t *testing.T) {
 	}
 	// A region outside the test module is masked as usual.
 	out, err := Rules{}.Mask(context.Background(), Input{Path: "src/lib.rs", Source: []byte("#[cfg(unix)]\nconst B: u8 = 2;\n" + mod),
-		Regions: []schemas.VerifiedRegion{region(2, 2)}})
+		Regions: []schemas.VerifiedRegion{shared(2, 2)}})
 	if err != nil || !strings.HasPrefix(string(out.Source), "#[cfg(unix)]\nconst B: u8 = 0;\n") {
 		t.Errorf("Mask = %q, %v", out.Source, err)
 	}

@@ -10,20 +10,21 @@ import (
 // rustFixtureMasks mask rsplat both ways: its Windows lines (a
 // linux→windows task, where Windows is the target) and its Unix lines
 // (windows→linux). The regions are those a verifier passes: the content
-// lines of each cfg block, function and constant.
+// lines of each cfg block, function and constant. Every file of rsplat is
+// compiled on both platforms (its platform code is under cfg).
 var rustFixtureMasks = map[string]fixtureMask{
-	"rsplat-windows-paths": {repo: "rsplat", file: "src/paths.rs",
+	"rsplat-windows-paths": {repo: "rsplat", file: "src/paths.rs", sourceCompiled: true,
 		regions: [][2]int{{5, 5}, {12, 12}, {22, 22}, {35, 41}, {75, 75}, {95, 112}}},
-	"rsplat-windows-attrs": {repo: "rsplat", file: "src/attrs.rs", regions: [][2]int{{7, 7}, {9, 9}, {17, 19}, {35, 37}}},
-	"rsplat-windows-units": {repo: "rsplat", file: "src/units.rs", regions: [][2]int{{18, 19}, {32, 33}}},
-	"rsplat-unix-paths": {repo: "rsplat", file: "src/paths.rs",
+	"rsplat-windows-attrs": {repo: "rsplat", file: "src/attrs.rs", sourceCompiled: true, regions: [][2]int{{7, 7}, {9, 9}, {17, 19}, {35, 37}}},
+	"rsplat-windows-units": {repo: "rsplat", file: "src/units.rs", sourceCompiled: true, regions: [][2]int{{18, 19}, {32, 33}}},
+	"rsplat-unix-paths": {repo: "rsplat", file: "src/paths.rs", sourceCompiled: true,
 		regions: [][2]int{{8, 8}, {15, 15}, {26, 26}, {45, 46}, {79, 82}}},
-	"rsplat-unix-attrs": {repo: "rsplat", file: "src/attrs.rs", regions: [][2]int{{23, 26}, {41, 43}}},
-	"rsplat-unix-units": {repo: "rsplat", file: "src/units.rs", regions: [][2]int{{23, 24}, {37, 38}}},
+	"rsplat-unix-attrs": {repo: "rsplat", file: "src/attrs.rs", sourceCompiled: true, regions: [][2]int{{23, 26}, {41, 43}}},
+	"rsplat-unix-units": {repo: "rsplat", file: "src/units.rs", sourceCompiled: true, regions: [][2]int{{23, 24}, {37, 38}}},
 	// Coarse: is_hidden is compiled on both platforms, so its body is
 	// guarded; split_quoted is Windows-only and becomes a placeholder.
-	"rsplat-coarse-attrs": {repo: "rsplat", file: "src/attrs.rs", coarse: true, regions: [][2]int{{18, 18}}},
-	"rsplat-coarse-paths": {repo: "rsplat", file: "src/paths.rs", coarse: true, regions: [][2]int{{22, 22}, {100, 104}}},
+	"rsplat-coarse-attrs": {repo: "rsplat", file: "src/attrs.rs", sourceCompiled: true, coarse: true, regions: [][2]int{{18, 18}}},
+	"rsplat-coarse-paths": {repo: "rsplat", file: "src/paths.rs", sourceCompiled: true, coarse: true, regions: [][2]int{{22, 22}, {100, 104}}},
 }
 
 func TestRustFixtureGolden(t *testing.T) {

@@ -69,7 +69,8 @@ func firstLine(s string) string {
 }
 
 // FuzzMaskRust masks arbitrary text as Rust: it must never panic, and a
-// fine mask changes nothing outside the region's lines.
+// fine mask of a file the source compiles too changes nothing outside the
+// region's lines.
 func FuzzMaskRust(f *testing.F) {
 	f.Add([]byte(rustSeedSource), 17, 19, false)
 	f.Add([]byte(rustSeedSource), 5, 5, false)
@@ -82,7 +83,7 @@ func FuzzMaskRust(f *testing.F) {
 			return
 		}
 		in := Input{Path: "src/lib.rs", Source: src, Coarse: coarse,
-			Regions: []schemas.VerifiedRegion{{Region: schemas.Region{Start: start, End: end}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}}}
+			Regions: []schemas.VerifiedRegion{{Region: schemas.Region{Start: start, End: end, SourceCompiled: true}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}}}
 		out, err := Rules{}.Mask(context.Background(), in)
 		if err != nil {
 			return // test code, or a file the rules refuse: an error, not a panic

@@ -13,6 +13,7 @@ import (
 type rtype struct {
 	kind string   // "path", "ref", "tuple", "array", "slice", "other"
 	name string   // the last path segment, for "path"
+	qual string   // the segment before it (io in io::Result), or ""
 	args []*rtype // generic arguments, tuple elements, or the element of ref/array/slice
 	size string   // the length of an array
 }
@@ -86,7 +87,7 @@ func parseTypeAt(toks []string) (*rtype, []string) {
 		if len(rest) == 0 || !isRustName(rest[0]) {
 			return nil, nil
 		}
-		t.name, t.args = rest[0], nil
+		t.qual, t.name, t.args = t.name, rest[0], nil
 		rest = rest[1:]
 		if len(rest) > 0 && rest[0] == "<" {
 			rest = rest[1:]
@@ -213,6 +214,9 @@ func (rt rustTypes) zeroExpr(t *rtype) (string, bool) {
 		if len(t.args) == 0 { // fmt::Result, io::Result<()>'s alias of one
 			return "Ok(())", true
 		}
+		if isIOResult(t) {
+			return rustNeutralError, true
+		}
 		inner, ok := rt.zeroExpr(t.args[0])
 		return "Ok(" + inner + ")", ok
 	}
@@ -223,6 +227,25 @@ func (rt rustTypes) zeroExpr(t *rtype) (string, bool) {
 		return "Default::default()", true
 	}
 	return "", false
+}
+
+// rustNeutralError is the Rust placeholder's value for a function whose
+// result is an io::Result: an error its callers handle (or unwrap, which
+// fails the one test), where Ok(Default::default()) would claim a success
+// the tests may not check. Other error types are the crate's own, and
+// building one is re-implementing.
+var rustNeutralError = `Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "` + NeutralError + `"))`
+
+// isIOResult reports whether t is io::Result<T> or Result<T, io::Error>.
+func isIOResult(t *rtype) bool {
+	switch len(t.args) {
+	case 1:
+		return t.qual == "io"
+	case 2:
+		e := t.args[1]
+		return e.kind == "path" && e.name == "Error" && e.qual == "io" && len(e.args) == 0
+	}
+	return false
 }
 
 func (rt rustTypes) hasDefault(t *rtype, depth int) bool {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strings"
@@ -266,5 +267,59 @@ func TestPluginVersionsReachTheKey(t *testing.T) {
 	}
 	if parsers.VersionOf("junit") == "1" || parsers.VersionOf("go-test-json") != "1" || parsers.VersionOf("no-such-parser") != "1" {
 		t.Errorf("parser versions: junit %s, go-test-json %s", parsers.VersionOf("junit"), parsers.VersionOf("go-test-json"))
+	}
+}
+
+// TestMaskRetryWiring: the target's run on the first mask feeds the retry
+// step, and the task reads the retry's tree and the target's run on it —
+// a test step equal to the first run but for the step its tree comes from,
+// so a retry that keeps the first tree gives that run's key again.
+func TestMaskRetryWiring(t *testing.T) {
+	steps, err := Compile(context.Background(), examples(t), Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*engine.Step{}
+	for _, s := range steps {
+		byID[s.ID] = s
+	}
+	const dir = "pathsep/linux-to-windows/"
+	first, final, retry := byID[dir+"masked/windows/test"], byID[dir+"retried/windows/test"], byID[dir+"mask-retry"]
+	if first == nil || final == nil || retry == nil {
+		t.Fatalf("first run %v, final run %v, retry %v", first != nil, final != nil, retry != nil)
+	}
+	inputs := map[string]string{}
+	for _, in := range retry.Inputs {
+		inputs[in.Name] = in.Step
+	}
+	if inputs["first_mask"] != dir+"mask" || inputs["first_masked_run"] != first.ID || inputs["target_run_1"] != "pathsep/windows/test" {
+		t.Errorf("retry inputs = %v", inputs)
+	}
+	source := func(s *engine.Step) string {
+		for _, in := range s.Inputs {
+			if in.Name == "source" {
+				return in.Step + "#" + in.Result
+			}
+		}
+		return ""
+	}
+	if source(first) != dir+"mask#source" || source(final) != dir+"mask-retry#source" {
+		t.Errorf("sources: first %s, final %s", source(first), source(final))
+	}
+	if len(first.Config) != len(final.Config) || len(first.Inputs) != len(final.Inputs) || first.Kind != final.Kind {
+		t.Errorf("the final run differs from the first beyond its tree: %+v vs %+v", first, final)
+	}
+	for i := range first.Config {
+		if first.Config[i].Name != final.Config[i].Name || !reflect.DeepEqual(first.Config[i].Value, final.Config[i].Value) {
+			t.Errorf("config %s differs", first.Config[i].Name)
+		}
+	}
+	if source(byID[dir+"masked/linux/test"]) != dir+"mask-retry#source" {
+		t.Errorf("the source's masked run does not read the retry's tree")
+	}
+	for _, in := range byID[dir+"task"].Inputs {
+		if (in.Name == "mask" && in.Step != retry.ID) || (in.Name == "target_masked" && in.Step != final.ID) {
+			t.Errorf("task input %s = %s", in.Name, in.Step)
+		}
 	}
 }

@@ -53,8 +53,10 @@ func checkSource(r *manifests.Repository, target *manifests.Platform) string {
 
 // direction builds the task-construction steps of one migration direction
 // s→t: differential coverage of the complete runs, verification of its
-// regions, the mask (R−), and the masked repository's test runs on the
-// target and on the source.
+// regions, the mask (R−), the target's run on it, the mask's retry (the
+// same tree when that run was quiet, whole function bodies when it crashed
+// or hung), and the test runs of the retry's tree on the target and on the
+// source.
 func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := r.Name + "/" + d.Source + "-to-" + d.Target
 	common := []engine.Field{
@@ -112,12 +114,28 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
 			engine.Field{Name: "lm_prompt", Value: lm.MaskPromptVersion})
 	}
-	steps := []*engine.Step{dc, vr, mk}
-	masked := map[string]string{}
+	// The target's run on the first mask decides whether the mask is
+	// retried in the coarse mode; a quiet first mask goes through the
+	// retry unchanged, and the target's run on it is the first run again
+	// (same tree, same key).
+	firstRun := maskedRun(dir+"/masked/"+d.Target+"/test", golds[d.Target], mk.ID)
+	retry := &engine.Step{
+		ID: dir + "/" + maskrepo.RetryKind, Kind: maskrepo.RetryKind, Group: r.Name, Env: mk.Env, Pool: mk.Pool,
+		Config: append(append([]engine.Field(nil), mk.Config...), engine.Field{Name: "runs", Value: r.FlakyRuns, Source: rangeString(r.Ranges, "flaky_runs")}),
+		Inputs: append(append([]engine.Input(nil), mk.Inputs...),
+			engine.Input{Name: maskrepo.InputFirstMask, Step: mk.ID},
+			engine.Input{Name: maskrepo.InputFirstRun, Step: firstRun.ID, Optional: true}),
+	}
+	for n := 1; n <= r.FlakyRuns; n++ {
+		retry.Inputs = append(retry.Inputs, engine.Input{Name: maskrepo.RetryTargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)})
+	}
+	steps := []*engine.Step{dc, vr, mk, firstRun, retry}
+	masked := map[string]string{
+		d.Target: dir + "/retried/" + d.Target + "/test",
+		d.Source: dir + "/masked/" + d.Source + "/test",
+	}
 	for _, platform := range []string{d.Target, d.Source} {
-		run := maskedRun(dir, golds[platform], platform, mk.ID)
-		masked[platform] = run.ID
-		steps = append(steps, run)
+		steps = append(steps, maskedRun(masked[platform], golds[platform], retry.ID))
 	}
 
 	id := taskpkg.InstanceID(r.Name, d.Source, d.Target)
@@ -137,7 +155,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		),
 		Inputs: []engine.Input{
 			{Name: taskbuild.InputSource, Step: checkoutID(r.Name)},
-			{Name: taskbuild.InputMask, Step: mk.ID},
+			{Name: taskbuild.InputMask, Step: retry.ID},
 			{Name: taskbuild.InputVerify, Step: vr.ID},
 			{Name: taskbuild.InputTargetMasked, Step: masked[d.Target]},
 			{Name: taskbuild.InputSourceMasked, Step: masked[d.Source]},
@@ -180,12 +198,12 @@ func (c *compiler) tasksStep() *engine.Step {
 	return s
 }
 
-// maskedRun is the platform's gold re-run on the masked repository: the
+// maskedRun is the platform's gold re-run on a masked repository: the
 // configuration evaluation runs with (the eval timeout), another source
 // tree — so the empty patch's evaluation is served from it.
-func maskedRun(dir string, test *engine.Step, platform, maskStep string) *engine.Step {
+func maskedRun(id string, test *engine.Step, maskStep string) *engine.Step {
 	run := *test
-	run.ID = dir + "/masked/" + platform + "/test"
+	run.ID = id
 	run.Exports = nil
 	run.Inputs = make([]engine.Input, len(test.Inputs))
 	for i, in := range test.Inputs {

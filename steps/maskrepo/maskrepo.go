@@ -56,6 +56,9 @@ type Record struct {
 	// placeholder would change a line the source platform executed, or
 	// would change nothing (preserve.go).
 	Rejected []Rejected `json:"rejected,omitempty"`
+	// Retry is set by the mask-retry step (retry.go): how the target's run
+	// on the first mask went, and whether the retry masked anew.
+	Retry *Retry `json:"retry,omitempty"`
 }
 
 // The side artifacts of the mask step: the build checks' logs.
@@ -99,36 +102,50 @@ func (kind) Name() string { return Kind }
 // Version 3: source preservation from coverage, no-op masks rejected.
 // Version 4: a file the masker cannot handle costs its own regions; the
 // build checks' logs are side artifacts, not part of mask.json.
-func (kind) Version() string { return "4" }
+// Version 5: quiet placeholders by construction (whole bodies, early
+// returns, neutral errors; plugins/mask).
+// Version 6: Go's coarse mode returns nil errors.
+func (kind) Version() string { return "6" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
-	m, err := newMasker(cfg)
+	rec, err := maskTree(ctx, rc, cfg, []bool{false, true})
 	if err != nil {
 		return err
+	}
+	return finish(rc, rec)
+}
+
+// maskTree masks the source tree in each of the modes in turn (false:
+// fine, true: coarse) until one passes the build check, and puts the
+// result's tree; the last mode's tree is put when none does.
+func maskTree(ctx context.Context, rc *engine.RunContext, cfg Config, modes []bool) (Record, error) {
+	m, err := newMasker(cfg)
+	if err != nil {
+		return Record{}, err
 	}
 	vr, err := rc.Input("verify")
 	if err != nil {
-		return err
+		return Record{}, err
 	}
 	var verified schemas.Verified
 	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
-		return err
+		return Record{}, err
 	}
 	src, err := rc.Input("source")
 	if err != nil {
-		return err
+		return Record{}, err
 	}
 	cov, err := rc.Input(InputSourceCoverage)
 	if err != nil {
-		return err
+		return Record{}, err
 	}
 	var sourceCoverage schemas.Coverage
 	if err := cov.DecodeJSON("coverage.json", &sourceCoverage); err != nil {
-		return err
+		return Record{}, err
 	}
 	ran := newExecutedLines(sourceCoverage)
 	kept := verified.Kept()
@@ -136,38 +153,35 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// Masking each region alone is cheap for the rules; a language model
 	// is asked once per file, and alone only when the file breaks a rule.
 	soloPass := cfg.Masker == "" || cfg.Masker == "rules"
-	for _, coarse := range []bool{false, true} {
-		repo := filepath.Join(rc.WorkDir, fmt.Sprintf("repo-%v", coarse))
+	var repo string
+	for i, coarse := range modes {
+		repo = filepath.Join(rc.WorkDir, fmt.Sprintf("repo-%v", coarse))
 		if err := src.Materialize("source", repo); err != nil {
-			return err
+			return Record{}, err
 		}
 		rec.Coarse = coarse
 		if rec.Files, rec.Actions, rec.Regions, rec.Rejected, err = maskFiles(ctx, m, soloPass, repo, kept, coarse, ran); err != nil {
-			return err
+			return Record{}, err
 		}
 		if cfg.Check == nil {
 			break
 		}
 		ok, log, err := buildCheck(ctx, rc, cfg, src, repo, rec.Files, coarse)
 		if err != nil {
-			return err
+			return Record{}, err
 		}
-		if coarse {
+		if i > 0 {
 			rec.FineLog = rec.Log
 		}
 		rec.Builds, rec.Log = &ok, log
-		if ok || coarse {
-			if err := rc.PutTree("source", repo, cache.SkipVCS); err != nil {
-				return err
-			}
-			return finish(rc, rec)
+		if ok {
+			break
 		}
-		rc.Log.Info().Msg("fine-grained mask breaks the target build; retrying with whole function bodies")
+		if i+1 < len(modes) {
+			rc.Log.Info().Msg("fine-grained mask breaks the target build; retrying with whole function bodies")
+		}
 	}
-	if err := rc.PutTree("source", filepath.Join(rc.WorkDir, "repo-false"), cache.SkipVCS); err != nil {
-		return err
-	}
-	return finish(rc, rec)
+	return rec, rc.PutTree("source", repo, cache.SkipVCS)
 }
 
 func finish(rc *engine.RunContext, rec Record) error {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
@@ -18,7 +19,10 @@ import (
 // "placeholder" equal to the code it replaces proves nothing). Then the
 // file's remaining regions are masked together and checked again, since
 // two regions' placeholders may interact; if that still touches the
-// source's lines, every region of the file is rejected.
+// source's lines, every region of the file is rejected. Regions whose edits
+// overlap (each masks alone, not together) are taken in order, and one
+// that cannot join those taken before it is rejected with the masker's
+// reason: an overlap costs a region, not the file.
 //
 // Only deletions and rewrites of original lines count. A pure insertion
 // (a zero-value return, "_ = x") changes no line the source ran; a line
@@ -80,6 +84,28 @@ func maskPreserving(ctx context.Context, m mask.Masker, file string, content []b
 		return content, nil, nil, rejected, nil
 	}
 	out, bad, err := maskAll(keep)
+	if err != nil && soloPass && len(keep) > 1 && ctx.Err() == nil {
+		// Each region masks alone but not together (their edits
+		// overlap): keep, in order, every region that still masks with
+		// those kept before it, and reject the others with the reason.
+		var kept []schemas.VerifiedRegion
+		for _, r := range keep {
+			if _, bad, err := maskAll(append(append([]schemas.VerifiedRegion(nil), kept...), r)); err != nil || len(bad) > 0 {
+				why := "its placeholders together with the file's other regions would change lines the source platform executed"
+				if err != nil {
+					why = "it cannot be masked together with the file's other regions: " + strings.TrimPrefix(err.Error(), "mask "+file+": ")
+				}
+				rejected = append(rejected, Rejected{Region: r, Reason: why})
+				continue
+			}
+			kept = append(kept, r)
+		}
+		keep = kept
+		if len(keep) == 0 {
+			return content, nil, nil, rejected, nil
+		}
+		out, bad, err = maskAll(keep)
+	}
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

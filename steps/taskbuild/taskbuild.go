@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
@@ -93,7 +94,8 @@ func (taskKind) Name() string { return Kind }
 // Version 5: task repositories carry no reflog and a stat-free index, so
 // the same task is the same bytes in every build. Version 6: tasks record
 // the evidence of their complete runs (test definitions, evidenced tests).
-func (taskKind) Version() string { return "6" }
+// Version 7: a mask whose target run crashes or hangs is rejected.
+func (taskKind) Version() string { return "7" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -224,6 +226,8 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 		return "FAIL_TO_PASS is empty: masking broke no target test (the empty patch would resolve it)"
 	case len(out.Labels.PassOnSource) == 0:
 		return "PASS_ON_SOURCE is empty: no test passes on the source platform"
+	case out.MaskedRun.Class == schemas.MaskCrash || out.MaskedRun.Class == schemas.MaskHang:
+		return loudMask(out)
 	}
 	// The source suite on R− must still pass every PASS_ON_SOURCE test.
 	status := map[string]schemas.Status{}
@@ -246,6 +250,23 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 		return "the gold patch applied to the masked repository does not give back the complete repository"
 	}
 	return ""
+}
+
+// loudMask says why a mask whose target run crashed or hung is no task:
+// its FAIL_TO_PASS tests would not fail by their own assertions, and every
+// failing prediction would pay the crash or the timeout again.
+func loudMask(out Outcome) string {
+	verb := map[string]string{schemas.MaskCrash: "crashes", schemas.MaskHang: "hangs"}[out.MaskedRun.Class]
+	tried := "with the first mask (no coarser one to try)"
+	if r := out.Mask.Retry; r != nil && r.Remasked {
+		tried = "even with whole function bodies masked (the first mask " + map[string]string{schemas.MaskCrash: "crashed", schemas.MaskHang: "hung"}[r.First.Class] + ")"
+	}
+	why := fmt.Sprintf("the masked target run %s %s: %d of %d FAIL_TO_PASS tests failed by assertion", verb, tried,
+		out.MaskedRun.FailToPassByStatus[schemas.StatusFail], len(out.Labels.FailToPass))
+	if len(out.MaskedRun.Crashed) > 0 {
+		why += ", e.g. " + strings.Join(out.MaskedRun.Crashed[:min(3, len(out.MaskedRun.Crashed))], ", ")
+	}
+	return why
 }
 
 // hasBuildFailure reports whether a run has a test that did not build.

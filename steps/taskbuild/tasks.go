@@ -66,6 +66,9 @@ type ReportEntry struct {
 	// own assertions there.
 	MaskClass             string `json:"mask_class,omitempty"`
 	FailToPassByAssertion int    `json:"fail_to_pass_by_assertion"`
+	// FirstMaskClass is the class of the target's run on the first mask
+	// when it was not quiet and the mask was retried in the coarse mode.
+	FirstMaskClass string `json:"first_mask_class,omitempty"`
 	// Unmasked counts the verified regions the mask step rejected (they
 	// would have changed the source's executed lines, or nothing).
 	Unmasked int `json:"regions_rejected_by_mask"`
@@ -77,8 +80,9 @@ func (tasksKind) Name() string { return TasksKind }
 
 // Version 2: failed directions are entries of the report. Version 3: a
 // failed direction's entry has {} and [] for its label counts and flaky
-// tests, never null (build-report.schema.json).
-func (tasksKind) Version() string { return "3" }
+// tests, never null (build-report.schema.json). Version 4: the class of a
+// retried mask's first run.
+func (tasksKind) Version() string { return "4" }
 
 func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg tasksConfig
@@ -159,6 +163,9 @@ func NewReportEntry(o Outcome) ReportEntry {
 		e.MaskClass = o.MaskedRun.Class
 		e.FailToPassByAssertion = o.MaskedRun.FailToPassByStatus[schemas.StatusFail]
 	}
+	if r := o.Mask.Retry; r != nil && r.Remasked {
+		e.FirstMaskClass = r.First.Class
+	}
 	if o.Task != nil {
 		e.Difficulty = o.Task.Difficulty
 	}
@@ -189,6 +196,9 @@ func markdown(rep Report) string {
 		}
 		if e.Coarse {
 			mask += ", coarse"
+		}
+		if e.FirstMaskClass != "" {
+			mask += " (retried: the first mask's run was " + e.FirstMaskClass + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d (%d) | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.FailToPassByAssertion, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
 	}

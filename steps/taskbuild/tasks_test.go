@@ -12,6 +12,7 @@ import (
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
 	"github.com/osbench/osbench/steps/label"
+	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskpkg"
 )
 
@@ -79,5 +80,24 @@ func TestTasksSurviveAFailedDirection(t *testing.T) {
 	b, _ := json.Marshal(report)
 	if !strings.Contains(string(b), `"failed":1`) {
 		t.Errorf("report JSON lacks the failed count: %s", b)
+	}
+}
+
+// A candidate whose retried mask still crashed is listed with the reason
+// and the first run's class.
+func TestReportNamesARetriedMask(t *testing.T) {
+	o := Outcome{InstanceID: "a__linux-to-windows", Repository: "a", Source: "linux", Target: "windows",
+		Labels:    label.Labels{FailToPass: []string{"a/T"}},
+		Mask:      maskrepo.Record{Coarse: true, Retry: &maskrepo.Retry{First: schemas.MaskedRun{Class: schemas.MaskHang}, Remasked: true}},
+		MaskedRun: schemas.MaskedRun{Class: schemas.MaskCrash, FailToPassByStatus: map[schemas.Status]int{schemas.StatusMissing: 1}}}
+	o.Rejected = loudMask(o)
+	e := NewReportEntry(o)
+	if e.FirstMaskClass != schemas.MaskHang || e.MaskClass != schemas.MaskCrash {
+		t.Errorf("entry: %+v", e)
+	}
+	md := markdown(Report{Rejected: 1, Entries: []ReportEntry{e}})
+	if !strings.Contains(md, "0 actions, coarse (retried: the first mask's run was hang)") ||
+		!strings.Contains(md, "rejected: the masked target run crashes even with whole function bodies masked (the first mask hung)") {
+		t.Errorf("build-report.md:\n%s", md)
 	}
 }

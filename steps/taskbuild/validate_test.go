@@ -60,8 +60,14 @@ func TestValidate(t *testing.T) {
 		"empty f2p":      {func(o Outcome) Outcome { o.Labels.FailToPass = nil; return o }, passing, passing, gold, "FAIL_TO_PASS is empty"},
 		"empty p2s":      {func(o Outcome) Outcome { o.Labels.PassOnSource = nil; return o }, passing, passing, gold, "PASS_ON_SOURCE is empty"},
 		"source changed": {func(o Outcome) Outcome { return o }, passing, run(map[string]schemas.Status{"m/TestSep": schemas.StatusFail}), gold, "masking changed the source platform"},
-		"gold empty":     {func(o Outcome) Outcome { return o }, passing, passing, "", "does not apply"},
-		"gold wrong":     {func(o Outcome) Outcome { return o }, passing, passing, wrong, "does not give back the complete repository"},
+		"mask crashes": {func(o Outcome) Outcome {
+			o.MaskedRun = schemas.MaskedRun{Class: schemas.MaskCrash, FailToPassByStatus: map[schemas.Status]int{schemas.StatusMissing: 1}, Crashed: []string{"m/TestSep (missing)"}}
+			o.Mask.Retry = &maskrepo.Retry{First: schemas.MaskedRun{Class: schemas.MaskHang}, Remasked: true}
+			return o
+		}, passing, passing, gold, "the masked target run crashes even with whole function bodies masked (the first mask hung): 0 of 1 FAIL_TO_PASS tests failed by assertion, e.g. m/TestSep (missing)"},
+		"mask hangs": {func(o Outcome) Outcome { o.MaskedRun = schemas.MaskedRun{Class: schemas.MaskHang}; return o }, passing, passing, gold, "the masked target run hangs with the first mask"},
+		"gold empty": {func(o Outcome) Outcome { return o }, passing, passing, "", "does not apply"},
+		"gold wrong": {func(o Outcome) Outcome { return o }, passing, passing, wrong, "does not give back the complete repository"},
 	} {
 		fresh := func(dir string) error {
 			os.MkdirAll(dir, 0o755)

@@ -1,0 +1,3 @@
+module retry
+
+go 1.21
