@@ -35,20 +35,6 @@ func processState(t *testing.T, pid int) string {
 	return string(stat[i+2])
 }
 
-// waitGone waits until pid has died (a zombie counts: an orphan may wait
-// for a reaper that is not osbench's business) and fails the test if it
-// does not die within a few seconds.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		switch processState(t, pid) {
-		case "", "Z", "X":
-			return
-		}
-	}
-	t.Errorf("process %d (state %s) survived its command", pid, processState(t, pid))
-}
-
 // markerVar names the processes of one test: they inherit it from the
 // command's environment, and the test finds them through the host's /proc
 // (a pid the command prints is its pid inside its own namespace).
