@@ -101,6 +101,7 @@ const escapeRunScript = `ESC='sh %[1]s'
 ESCOUT='sh %[1]s keep-output'
 %[2]s
 sleep 1
+printf 'escapees started: %%s\n' "$(cat escapee-started 2>/dev/null)" >&2
 %[3]s
 `
 
@@ -114,19 +115,15 @@ func (h *harness) escapes() (*escapeFigures, error) {
 	const lifetime = 40 // seconds an escapee lives if nothing kills it
 	fig := &escapeFigures{Timeout: timeout}
 	dir := filepath.Join(h.scratch, "escape")
-	starts := filepath.Join(h.scratch, "escape-starts")
-	// The escapees run as the unprivileged test user.
-	if err := os.MkdirAll(starts, 0o777); err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(starts, 0o777); err != nil {
-		return nil, err
-	}
+	// The escapees say they started in the test's own directory, and the
+	// test copies that into its log (exported to --out): a step sees
+	// neither the host's /tmp (a private tmpfs) nor the harness's files.
+	cache := filepath.Join(h.scratch, "escape-cache")
 
 	// Self-check: an escapee started by the harness itself is counted.
 	probe := fmt.Sprintf("relesc%dprobe", h.cfg.Seed)
 	probeScript := filepath.Join(h.scratch, "esc-"+probe+".sh")
-	if err := os.WriteFile(probeScript, []byte(fmt.Sprintf(escapeeScript, filepath.Join(starts, probe), lifetime)), 0o644); err != nil {
+	if err := os.WriteFile(probeScript, []byte(fmt.Sprintf(escapeeScript, filepath.Join(h.scratch, probe+".started"), lifetime)), 0o644); err != nil {
 		return nil, err
 	}
 	pc := exec.Command("sh", probeScript)
@@ -156,14 +153,13 @@ func (h *harness) escapes() (*escapeFigures, error) {
 			if err := writeStressManifest(dir, name, script, timeout.String()); err != nil {
 				return nil, err
 			}
-			body := fmt.Sprintf(escapeeScript, filepath.Join(starts, marker), lifetime)
+			body := fmt.Sprintf(escapeeScript, "escapee-started", lifetime)
 			if err := os.WriteFile(filepath.Join(dir, "src", name, "esc-"+marker+".sh"), []byte(body), 0o644); err != nil {
 				return nil, err
 			}
 			repos = append(repos, repo{name, marker, st.name, ending})
 		}
 	}
-	cache := filepath.Join(h.scratch, "escape-cache")
 	out := filepath.Join(h.scratch, "escape-out")
 	args := []string{"--cache-dir", cache, "-j", fmt.Sprint(len(repos)), "--platform", "linux", "--log-level", "warn", "build", "--out", out, dir}
 	res := h.rn.runWith(runOpts{killAfter: -1, leaveGroup: true}, args...)
@@ -171,8 +167,12 @@ func (h *harness) escapes() (*escapeFigures, error) {
 	steps, _ := readBuildSteps(filepath.Join(out, "build-steps.json"))
 	for _, r := range repos {
 		row := escapeRow{Style: r.style, Ending: r.ending}
-		if b, err := os.ReadFile(filepath.Join(starts, r.marker)); err == nil {
-			row.Started = len(strings.Fields(string(b)))
+		if b, err := os.ReadFile(filepath.Join(out, "runs", r.name, "linux", "test.log")); err == nil {
+			for line := range strings.Lines(string(b)) {
+				if rest, ok := strings.CutPrefix(line, "escapees started:"); ok {
+					row.Started = len(strings.Fields(rest))
+				}
+			}
 		}
 		pids := processesWith("esc-" + r.marker + ".sh")
 		row.Left = len(pids)

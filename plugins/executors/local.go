@@ -99,7 +99,7 @@ func (l *Local) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	if err != nil {
 		return notRun, fmt.Errorf("local executor: %w", err)
 	}
-	who, release, err := acquireSlot(who, cmd.WritableDirs)
+	who, release, err := acquireSlot(who, sharedDirs(cmd.WritableDirs, cmd.WorkDir))
 	if err != nil {
 		return notRun, fmt.Errorf("local executor: %w", err)
 	}

@@ -3,6 +3,7 @@ package executors
 import (
 	"hash/fnv"
 	"path/filepath"
+	"strings"
 )
 
 // On Linux each command of a root osbench runs as a uid of its own: the uid of a
@@ -43,4 +44,23 @@ func cacheGID(dir string) int {
 	h := fnv.New32a()
 	h.Write([]byte(filepath.Clean(dir)))
 	return CacheGIDBase + int(h.Sum32()%(1<<20))
+}
+
+// sharedDirs are the writable directories of a command that other commands
+// write too: those outside its own work directory. Only they choose the
+// command's uid class (slotClass) — a directory inside the work directory
+// (a test step's evidence records) is the command's alone, and counting it
+// would give every command a class, a uid and a Wine prefix of its own.
+func sharedDirs(writable []string, workDir string) []string {
+	if workDir == "" {
+		return writable
+	}
+	var out []string
+	for _, d := range writable {
+		if rel, err := filepath.Rel(workDir, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

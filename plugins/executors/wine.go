@@ -198,7 +198,7 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	// One uid for the whole command: the prefix is that uid's, and so
 	// are the processes stopPrefix must find. Its class is that of the
 	// command's own writable dirs; the prefix comes with the uid.
-	who, releaseSlot, err := acquireSlot(who, cmd.WritableDirs)
+	who, releaseSlot, err := acquireSlot(who, sharedDirs(cmd.WritableDirs, cmd.WorkDir))
 	if err != nil {
 		return notRun, fmt.Errorf("wine executor: %w", err)
 	}
