@@ -65,47 +65,6 @@ func TestAutotoolsPreset(t *testing.T) {
 			t.Skipf("%s not installed (scripts/deps.sh installs it)", tool)
 		}
 	}
-	dir := t.TempDir()
-	for name, content := range autotoolsProject {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := loadOne(t, `repository "demo" {
-  preset = "c-autotools"
-  source {
-    path = "`+dir+`"
-  }
-  migrate = ["linux->windows"]
-  platform "linux" {
-    test { skip = ["tests/needs_*"] }
-  }
-}
-`)
-	linux := r.Platforms[0]
-	if linux.Test.Parser != "tap" {
-		t.Fatalf("parser = %q, want tap", linux.Test.Parser)
-	}
-	if out, err := runIn(dir, linux.Build.Argv); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	out, err := runIn(dir, linux.Test.Argv)
-	if _, failed := err.(*exec.ExitError); !failed {
-		t.Fatalf("make check with a failing test: err = %v, want an exit status\n%s", err, out)
-	}
-	parser, _ := parsers.Lookup("tap")
-	results, err := parser.Parse(bytes.NewReader(out), parsers.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(map[string]schemas.Status)
-	for _, res := range results {
-		got[res.ID] = res.Status
-	}
 	want := map[string]schemas.Status{
 		"tests/adds":          schemas.StatusPass,
 		"tests/wrong":         schemas.StatusFail,
@@ -114,16 +73,89 @@ func TestAutotoolsPreset(t *testing.T) {
 		"tests/needs_network": schemas.StatusSkip,
 		"tests/script":        schemas.StatusPass,
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("results = %v, want %v\noutput:\n%s", got, want, out)
+	for i, platform := range []string{"linux", "windows"} {
+		t.Run(platform, func(t *testing.T) {
+			var env []string
+			if platform == "windows" {
+				for _, tool := range []string{"x86_64-w64-mingw32-gcc", "x86_64-w64-mingw32-gcov", "wine"} {
+					if _, err := exec.LookPath(tool); err != nil {
+						t.Skipf("%s not installed (scripts/deps.sh installs it)", tool)
+					}
+				}
+				// A Wine prefix of the test's own, as the wine executor
+				// gives each run one osbench owns.
+				env = []string{"WINEPREFIX=" + filepath.Join(t.TempDir(), "wine"), "WINEDEBUG=-all"}
+			}
+			dir := t.TempDir()
+			for name, content := range autotoolsProject {
+				path := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := loadOne(t, `repository "demo" {
+  preset = "c-autotools"
+  source {
+    path = "`+dir+`"
+  }
+  migrate = ["linux->windows"]
+  platform "`+platform+`" {
+    test { skip = ["tests/needs_*"] }
+  }
+}
+`)
+			p := r.Platforms[i]
+			if p.Name != platform || p.Test.Parser != "tap" {
+				t.Fatalf("platform %d is %q with parser %q, want %s with tap", i, p.Name, p.Test.Parser, platform)
+			}
+			for k, v := range p.Env {
+				env = append(env, k+"="+v)
+			}
+			if out, err := runInEnv(dir, env, p.Build.Argv); err != nil {
+				t.Fatalf("build: %v\n%s", err, out)
+			}
+			out, err := runInEnv(dir, env, p.Test.Argv)
+			if _, failed := err.(*exec.ExitError); !failed {
+				t.Fatalf("make check with a failing test: err = %v, want an exit status\n%s", err, out)
+			}
+			parser, _ := parsers.Lookup("tap")
+			results, err := parser.Parse(bytes.NewReader(out), parsers.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(map[string]schemas.Status)
+			for _, res := range results {
+				got[res.ID] = res.Status
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("results = %v, want %v\noutput:\n%s", got, want, out)
+			}
+			// The skip list keeps a test from running at all.
+			if log, err := os.ReadFile(filepath.Join(dir, "tests", "needs_network.log")); err != nil || !bytes.Contains(log, []byte("skip list")) {
+				t.Errorf("needs_network.log = %q (%v), want the skip list's note", log, err)
+			}
+			if executed := importGcov(t, dir, p.Coverage.Path); executed["demo.c"] == 0 {
+				t.Errorf("no line of demo.c ran; coverage: %v", executed)
+			}
+		})
 	}
-	// The skip list keeps a test from running at all.
-	if log, err := os.ReadFile(filepath.Join(dir, "tests", "needs_network.log")); err != nil || !bytes.Contains(log, []byte("skip list")) {
-		t.Errorf("needs_network.log = %q (%v), want the skip list's note", log, err)
+}
+
+// runInEnv is runIn with extra environment variables.
+func runInEnv(dir string, env, argv []string) ([]byte, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return append(out, stderr.Bytes()...), err
 	}
-	if executed := importGcov(t, dir, linux.Coverage.Path); executed["demo.c"] == 0 {
-		t.Errorf("no line of demo.c ran; coverage: %v", executed)
-	}
+	return out, nil
 }
 
 // importGcov reads the coverage file the test command wrote with the gcov
