@@ -75,6 +75,8 @@ func TestAutotoolsPreset(t *testing.T) {
 	}
 	for i, platform := range []string{"linux", "windows"} {
 		t.Run(platform, func(t *testing.T) {
+			// The platforms build apart, each in its own tree.
+			t.Parallel()
 			var env []string
 			if platform == "windows" {
 				for _, tool := range []string{"x86_64-w64-mingw32-gcc", "x86_64-w64-mingw32-gcov", "wine"} {
