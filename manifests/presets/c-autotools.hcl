@@ -148,7 +148,7 @@ locals {
     drivers=("LOG_DRIVER=$driver" "TEST_LOG_DRIVER=$driver")
     while read -r ext; do
       ext=$${ext#.}
-      [[ $ext =~ ^[A-Za-z0-9_]+$ ]] && drivers+=("$${ext^^}_LOG_DRIVER=$driver")
+      if [[ $ext =~ ^[A-Za-z0-9_]+$ && $ext != test ]]; then drivers+=("$${ext^^}_LOG_DRIVER=$driver"); fi
     done < <(find . -name Makefile -exec sed -n 's/^TEST_EXTENSIONS *= *//p' {} + | tr ' ' '\n' | sort -u)
     find . -name '*.trs' -delete
     status=0
@@ -169,7 +169,7 @@ locals {
       for res in "$${results[@]}"; do
         n=$((n + 1)) k=$((k + 1))
         name=$id
-        [[ $${#results[@]} -gt 1 ]] && name=$id/$k
+        if [[ $${#results[@]} -gt 1 ]]; then name=$id/$k; fi
         case $res in
           PASS) echo "ok $n - $name" ;;
           SKIP) echo "ok $n - $name # SKIP" ;;
