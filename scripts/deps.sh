@@ -2,7 +2,8 @@
 # Installs what osbench's tests and demo drive for real and a fresh Debian
 # machine may lack: git, nginx (the remote-cache tests serve a cache with
 # it, started by the tests on loopback), Wine and mingw-w64 for the Windows
-# platform, CMake
+# platform, CMake, autoconf, automake, libtool and pkg-config (the
+# c-autotools preset runs autoreconf on trees that ship only configure.ac)
 # and LLVM for the C and C++ presets, and for the Rust preset Debian's
 # rustc-web (a current Rust whose Linux standard library has the profiler
 # runtime, with its sources, LLVM 22's profile tools and lld), then the
@@ -14,7 +15,7 @@
 set -euo pipefail
 
 packages=(git util-linux nginx-core wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64
-  cmake rustc-web cargo-web rust-web-src llvm-22 lld-22 llvm chromium)
+  cmake autoconf automake libtool pkg-config make rustc-web cargo-web rust-web-src llvm-22 lld-22 llvm chromium)
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
