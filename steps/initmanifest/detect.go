@@ -17,7 +17,10 @@ import (
 
 // DetectPreset names the bundled preset for a source tree from the files
 // at its top: go.mod → go, Cargo.toml → cargo, CMakeLists.txt → c-cmake,
-// a *.sln or *.csproj (at the top or one directory down) → dotnet.
+// configure or configure.ac → c-autotools, a *.sln or *.csproj (at the top
+// or one directory down) → dotnet. Autotools comes before dotnet: C
+// libraries often ship a Visual Studio solution beside their configure.ac,
+// and configure is what builds them on both platforms here.
 func DetectPreset(tree *cache.Tree) (string, error) {
 	top := map[string]bool{}
 	dotnet := false
@@ -37,10 +40,12 @@ func DetectPreset(tree *cache.Tree) (string, error) {
 		return "cargo", nil
 	case top["CMakeLists.txt"]:
 		return "c-cmake", nil
+	case top["configure"] || top["configure.ac"]:
+		return "c-autotools", nil
 	case dotnet:
 		return "dotnet", nil
 	}
-	return "", fmt.Errorf("cannot tell the language: the tree has no go.mod, Cargo.toml or CMakeLists.txt at its top, and no *.sln or *.csproj; write the manifest by hand (presets in manifests/presets)")
+	return "", fmt.Errorf("cannot tell the language: the tree has no go.mod, Cargo.toml, CMakeLists.txt, configure or configure.ac at its top, and no *.sln or *.csproj; write the manifest by hand (presets in manifests/presets)")
 }
 
 // HostToolchain is the toolchain init pins for a preset when none is

@@ -95,6 +95,8 @@ func TestDetectPreset(t *testing.T) {
 		{[]string{"Cargo.toml", "src/lib.rs", "tools/go.mod"}, "cargo"},
 		{[]string{"CMakeLists.txt", "src/a.c"}, "c-cmake"},
 		{[]string{"Lib.sln", "src/Lib/Lib.csproj"}, "dotnet"},
+		{[]string{"configure.ac", "Makefile.am", "src/a.c"}, "c-autotools"},
+		{[]string{"configure", "builds/msvc/vs2019/libsodium.sln", "libsodium.sln"}, "c-autotools"},
 		{[]string{"src/Lib.csproj"}, "dotnet"},
 		{[]string{"Makefile", "sub/go.mod"}, ""},
 	}
