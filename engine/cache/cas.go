@@ -78,36 +78,49 @@ func (c *Cache) PutBytes(b []byte) (Digest, error) {
 
 // PutReader streams r into the store and returns its digest and size.
 func (c *Cache) PutReader(r io.Reader) (Digest, int64, error) {
-	f, err := os.CreateTemp(filepath.Join(c.dir, "tmp"), "in-*")
+	tmp, d, n, err := c.spool("in-*", func(w io.Writer) error { _, err := io.Copy(w, r); return err })
+	defer os.Remove(tmp)
 	if err != nil {
 		return "", 0, err
 	}
-	defer os.Remove(f.Name())
-	hr := newHashingReader(r)
-	_, err = io.Copy(f, hr)
+	if c.hasSize(d, n) {
+		c.renewBlob(d)
+		return d, n, nil
+	}
+	if err := c.adopt(tmp, d); err != nil {
+		return "", 0, err
+	}
+	return d, n, nil
+}
+
+// spool writes what fill produces into a new temp file under tmp/, synced
+// and closed (Windows refuses to rename an open file), and returns its path
+// with the digest and size of the bytes. The caller checks them, then adopts
+// the file as a blob or removes it; the path is returned even on error, so
+// a deferred os.Remove always cleans up.
+func (c *Cache) spool(pattern string, fill func(io.Writer) error) (tmp string, d Digest, n int64, err error) {
+	f, err := os.CreateTemp(filepath.Join(c.dir, "tmp"), pattern)
+	if err != nil {
+		return "", "", 0, err
+	}
+	hw := newHashingWriter(f)
+	err = fill(hw)
 	if err == nil {
 		err = f.Sync()
 	}
-	// Closed before the rename: Windows refuses to rename an open file.
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return "", 0, err
-	}
-	d := hr.digest()
-	if c.hasSize(d, hr.n) {
-		c.renewBlob(d)
-		return d, hr.n, nil
-	}
+	return f.Name(), hw.digest(), hw.n, err
+}
+
+// adopt renames a spooled file into place as blob d.
+func (c *Cache) adopt(tmp string, d Digest) error {
 	dst := c.blobPath(d)
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return "", 0, err
+		return err
 	}
-	if err := os.Rename(f.Name(), dst); err != nil {
-		return "", 0, err
-	}
-	return d, hr.n, nil
+	return os.Rename(tmp, dst)
 }
 
 // PutFile stores the content of the file at path.

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -231,33 +231,18 @@ func (c *Cache) fetchBlob(ctx context.Context, d Digest, size int64) error {
 	if c.remote == nil {
 		return ErrMiss
 	}
-	f, err := os.CreateTemp(filepath.Join(c.dir, "tmp"), "pull-*")
+	tmp, got, n, err := c.spool("pull-*", func(w io.Writer) error { _, err := c.remote.store.ReadBlob(ctx, d, w); return err })
+	defer os.Remove(tmp)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	hw := newHashingWriter(f)
-	_, err = c.remote.store.ReadBlob(ctx, d, hw)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if got := hw.digest(); got != d {
+	if got != d {
 		return &CorruptError{Digest: d, Reason: "content hashes to " + got.Short(), Source: c.remote.opt.Name}
 	}
-	if size >= 0 && hw.n != size {
-		return &CorruptError{Digest: d, Reason: fmt.Sprintf("size %d, want %d", hw.n, size), Source: c.remote.opt.Name}
+	if size >= 0 && n != size {
+		return &CorruptError{Digest: d, Reason: fmt.Sprintf("size %d, want %d", n, size), Source: c.remote.opt.Name}
 	}
-	dst := c.blobPath(d)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), dst)
+	return c.adopt(tmp, d)
 }
 
 // hasAll reports whether every blob rec reaches is local.

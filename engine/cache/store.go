@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 )
 
 // Store is the narrow interface of a content-addressed store: blobs named
@@ -76,33 +75,18 @@ func (c *Cache) putVerified(d Digest, size int64, r io.Reader) error {
 		c.renewBlob(d)
 		return nil
 	}
-	f, err := os.CreateTemp(filepath.Join(c.dir, "tmp"), "in-*")
+	tmp, got, n, err := c.spool("in-*", func(w io.Writer) error { _, err := io.Copy(w, r); return err })
+	defer os.Remove(tmp)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	hr := newHashingReader(r)
-	_, err = io.Copy(f, hr)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if got := hr.digest(); got != d {
+	if got != d {
 		return &CorruptError{Digest: d, Reason: "content hashes to " + got.Short(), Source: "write"}
 	}
-	if size >= 0 && hr.n != size {
-		return &CorruptError{Digest: d, Reason: fmt.Sprintf("size %d, want %d", hr.n, size), Source: "write"}
+	if size >= 0 && n != size {
+		return &CorruptError{Digest: d, Reason: fmt.Sprintf("size %d, want %d", n, size), Source: "write"}
 	}
-	dst := c.blobPath(d)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), dst)
+	return c.adopt(tmp, d)
 }
 
 // ReadAction implements Store on the local directory (GetAction).
