@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/schemas"
@@ -98,7 +99,11 @@ func (kind) Name() string { return Kind }
 //
 // Version 4: results carry evidence (the runner's own artifacts show a test
 // ran; a Go pass they deny is an error) and the run's test definitions.
-func (kind) Version() string { return "4" }
+//
+// Version 5: a Go coverprofile is stored sorted (coverage.CanonicalProfile):
+// multi-package profiles came in package completion order, so a rerun of a
+// hit could store other bytes.
+func (kind) Version() string { return "5" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -300,7 +305,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(label)
 	if cfg.Coverage != "" {
-		if err := rc.PutBytes("coverage.raw", replaceWorkDir(coverageRaw, repo)); err != nil {
+		// Go's multi-package profiles come in the order the packages
+		// finished: canonical, so a rerun stores the same bytes.
+		raw := coverage.CanonicalProfile(replaceWorkDir(coverageRaw, repo))
+		if err := rc.PutBytes("coverage.raw", raw); err != nil {
 			return err
 		}
 	}
