@@ -1,0 +1,96 @@
+package compile
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// TestExampleConfigsGolden pins every configuration field and input of the
+// examples' steps: the parts of each key that the compiler writes. A change
+// here reruns those steps in every user's cache, so it must be meant (a new
+// behaviour, with a kind version or a field that says so); a refactor of
+// how configs are built must leave this file as it is. The executor's
+// fingerprint and the installed tools (Env) are left out: they are facts of
+// the machine, not of the compiler.
+func TestExampleConfigsGolden(t *testing.T) {
+	steps, err := Compile(context.Background(), examples(t), Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(steps, func(i, j int) bool { return steps[i].ID < steps[j].ID })
+	var b strings.Builder
+	for _, s := range steps {
+		fmt.Fprintf(&b, "%s (%s)\n", s.ID, s.Kind)
+		var lines []string
+		for _, f := range s.Config {
+			v, err := json.Marshal(f.Value)
+			if err != nil {
+				t.Fatalf("%s: config %s: %v", s.ID, f.Name, err)
+			}
+			var generic any
+			if err := json.Unmarshal(v, &generic); err != nil {
+				t.Fatal(err)
+			}
+			v, _ = json.Marshal(generic) // sorted object keys, as in keys
+			lines = append(lines, fmt.Sprintf("  config.%s = %s", f.Name, v))
+		}
+		for _, in := range s.Inputs {
+			from := in.Step
+			if in.Result != "" {
+				from += ":" + in.Result
+			}
+			lines = append(lines, fmt.Sprintf("  input.%s <- %s", in.Name, from))
+		}
+		sort.Strings(lines)
+		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	golden := filepath.Join("testdata", "example-configs.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got := b.String(); got != string(want) {
+		t.Errorf("the examples' step configurations changed (keys with them); diff against %s:\n%s", golden, firstDiff(string(want), got))
+	}
+}
+
+// firstDiff shows the first differing line of two texts with its step.
+func firstDiff(want, got string) string {
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
+	step := ""
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !strings.HasPrefix(g, " ") {
+			step = g
+		}
+		if w != g {
+			return fmt.Sprintf("line %d (in %s):\n  want %s\n  got  %s", i+1, step, w, g)
+		}
+	}
+	return "(same lines)"
+}
