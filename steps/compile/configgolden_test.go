@@ -7,22 +7,55 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/osbench/osbench/manifests"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // TestExampleConfigsGolden pins every configuration field and input of the
-// examples' steps: the parts of each key that the compiler writes. A change
+// example and corpus manifests' steps: the parts of each key that the compiler writes. A change
 // here reruns those steps in every user's cache, so it must be meant (a new
 // behaviour, with a kind version or a field that says so); a refactor of
 // how configs are built must leave this file as it is. The executor's
 // fingerprint and the installed tools (Env) are left out: they are facts of
 // the machine, not of the compiler.
 func TestExampleConfigsGolden(t *testing.T) {
-	steps, err := Compile(context.Background(), examples(t), Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	for _, set := range []struct {
+		name string
+		dirs []string
+	}{
+		{"example-configs", []string{"examples"}},
+		// Pinned remote sources (modules, crates, Debian packages) and
+		// every preset the corpus uses.
+		{"corpus-configs", []string{"corpus", "corpus/c"}},
+	} {
+		t.Run(set.name, func(t *testing.T) {
+			checkConfigGolden(t, manifestSet(t, set.dirs...), filepath.Join("testdata", set.name+".golden"))
+		})
+	}
+}
+
+func manifestSet(t *testing.T, dirs ...string) *manifests.Set {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	var paths []string
+	for _, d := range dirs {
+		paths = append(paths, filepath.Join(filepath.Dir(file), "..", "..", "manifests", d))
+	}
+	set, diags := manifests.Load(paths, manifests.LoadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return set
+}
+
+func checkConfigGolden(t *testing.T, set *manifests.Set, golden string) {
+	steps, err := Compile(context.Background(), set, Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +88,6 @@ func TestExampleConfigsGolden(t *testing.T) {
 			b.WriteString(l + "\n")
 		}
 	}
-	golden := filepath.Join("testdata", "example-configs.golden")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
