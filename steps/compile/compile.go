@@ -163,7 +163,10 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	out := "runs/" + r.Name + "/" + p.Name + "/"
 	test := &engine.Step{
 		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
-		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name), Result: "source"}, {Name: "toolchain", Step: tc.ID}},
+		Inputs: []engine.Input{
+			{Name: testrun.InputSource, Step: checkoutID(r.Name), Result: checkout.ResultSource},
+			{Name: testrun.InputToolchain, Step: tc.ID},
+		},
 		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}, runLogExport(out, 1)},
 		Config:  testFields(r.Name, p.Name, r.Language, environment(p), testSource(r, at, "timeout")),
 	}
@@ -199,7 +202,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		steps = append(steps, &engine.Step{
 			ID: platformID(r.Name, p.Name, covimport.Kind), Kind: covimport.Kind, Group: r.Name,
 			Env:     map[string]string{"platform": p.Name},
-			Inputs:  []engine.Input{{Name: "test", Step: test.ID}, {Name: "source", Step: checkoutID(r.Name)}},
+			Inputs:  []engine.Input{{Name: covimport.InputTest, Step: test.ID}, {Name: covimport.InputSource, Step: checkoutID(r.Name)}},
 			Exports: []engine.Export{{Output: "coverage.json", Path: out + "coverage.json"}},
 			Config:  config,
 		})

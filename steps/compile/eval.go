@@ -180,8 +180,8 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 		Env:    map[string]string{"platform": platform, "executor": fp},
 		Config: testFields(t.Task.RepositoryName(), platform, t.Language, e, at),
 		Inputs: []engine.Input{
-			{Name: "source", Step: p.ApplyID(), Result: patchapply.OutputSource},
-			{Name: "toolchain", Step: tc.ID},
+			{Name: testrun.InputSource, Step: p.ApplyID(), Result: patchapply.OutputSource},
+			{Name: testrun.InputToolchain, Step: tc.ID},
 		},
 	}
 	return tc, test, nil

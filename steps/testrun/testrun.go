@@ -30,6 +30,12 @@ import (
 // Kind is the step kind's name.
 const Kind = "test"
 
+// Inputs of a test step.
+const (
+	InputSource    = "source"    // the tree to test: a tree result named "source"
+	InputToolchain = "toolchain" // the toolchain step of the platform (its fingerprint is the key's)
+)
+
 // RunVar is the environment variable that tells a test suite which of the
 // repeated runs it is (1, 2, ...).
 const RunVar = "OSBENCH_RUN"
@@ -118,7 +124,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if !ok {
 		return fmt.Errorf("unknown parser %q", cfg.Parser)
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return err
 	}
