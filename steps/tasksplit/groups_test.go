@@ -19,7 +19,9 @@ func region(file string, from, to int, fg string) schemas.VerifiedRegion {
 }
 
 // fn is a function of lines from..to.
-func fn(name string, from, to int) verify.Function { return verify.Function{Name: name, From: from, To: to} }
+func fn(name string, from, to int) verify.Function {
+	return verify.Function{Name: name, From: from, To: to}
+}
 
 // shape is what a test checks of a group: its regions as "file:start".
 func shape(groups []Group) [][]string {
