@@ -1,5 +1,7 @@
 package schemas
 
+import "fmt"
+
 // TaskGroup names the part of a migration direction one task restores,
 // when the manifest splits the direction (split = N): the direction's
 // verified regions are divided into Of groups (steps/tasksplit), and the
@@ -35,3 +37,6 @@ type SplitRecord struct {
 	// of one function are one unit).
 	Units int `json:"units"`
 }
+
+// Name is the group's name in task IDs and step IDs: "group2of3".
+func (g TaskGroup) Name() string { return fmt.Sprintf("group%dof%d", g.Index, g.Of) }
