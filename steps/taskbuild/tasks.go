@@ -245,7 +245,7 @@ func markdown(rep Report) string {
 		}
 		instance := e.InstanceID
 		if g := e.Group; g != nil && g.Regions > 0 {
-			instance += fmt.Sprintf(" (group %d of %d: %s; %d lines in %d files)", g.Index, g.Of, strings.Join(g.FeatureGroups, ", "), g.Lines, len(g.Files))
+			instance += fmt.Sprintf(" (group %d of %d: %s; %s, %s)", g.Index, g.Of, strings.Join(g.FeatureGroups, ", "), plural(g.Lines, "line"), plural(len(g.Files), "file"))
 		}
 		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d (%d) | %d | %d | %d | %s |\n", instance, e.Kept, e.Dropped, mask, e.FailToPass, e.FailToPassByAssertion, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
 	}
@@ -259,4 +259,12 @@ func markdown(rep Report) string {
 		b.WriteString("\nLarge directions:\n\n" + strings.Join(hints, ""))
 	}
 	return b.String()
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

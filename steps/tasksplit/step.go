@@ -101,7 +101,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if g.Regions == 0 {
 		rc.SetLabel(fmt.Sprintf("group %d of %d: empty (the regions form %d groups)", cfg.Group, cfg.Of, rec.Formed))
 	} else {
-		rc.SetLabel(fmt.Sprintf("group %d of %d: %d regions, %d lines in %d files (%s)", cfg.Group, cfg.Of, g.Regions, g.Lines, len(g.Files), strings.Join(g.FeatureGroups, ", ")))
+		rc.SetLabel(fmt.Sprintf("group %d of %d: %d regions, %d lines, %d files (%s)", cfg.Group, cfg.Of, g.Regions, g.Lines, len(g.Files), strings.Join(g.FeatureGroups, ", ")))
 	}
 	if err := rc.PutJSON(schemas.RegionsFile, out); err != nil {
 		return err
