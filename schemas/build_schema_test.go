@@ -35,7 +35,7 @@ func goodBuildReport(t *testing.T) map[string]any {
 	}
 	rejected := map[string]any{
 		"instance_id": "pathsep__windows-to-linux__group3of3", "repository": "pathsep", "direction": "windows->linux",
-		"group": map[string]any{"index": 3, "of": 3, "regions": 0, "lines": 0},
+		"group":               map[string]any{"index": 3, "of": 3, "regions": 0, "lines": 0},
 		"candidates_by_label": map[string]int{}, "regions_kept": 0, "regions_dropped": 0, "mask_actions": 0,
 		"mask_coarse": false, "accepted": false, "rejected": "no platform-specific region was verified",
 		"fail_to_pass": 0, "pass_to_pass": 3, "pass_on_source": 3, "flaky": []any{},

@@ -26,7 +26,7 @@ func configBase() (string, error) {
 
 // quoteArg quotes for a POSIX shell: words made only of safe characters
 // stay as they are, anything else is put in single quotes, a single quote
-// itself written as '\''.
+// itself closing the quotes, escaped, and opening them again.
 func quoteArg(s string) string {
 	safe := true
 	for _, c := range s {
