@@ -212,6 +212,13 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	// A second, untouched copy of R− to apply the gold patch to.
 	freshMasked := func(dir string) error { return mk.Materialize("source", dir) }
+	if cfg.Group == nil {
+		// The build report says it too (ReportEntry.SplitHint); the log
+		// line is what a curator watching the build sees.
+		if hint := SplitAdvice(regionSize(out.Mask.Regions)); hint != "" {
+			rc.Log.Warn().Str("step", rc.Step.ID).Msg(hint)
+		}
+	}
 	if split != nil && split.Group.Regions == 0 {
 		out.Rejected = emptyGroup(*split)
 	} else {

@@ -95,6 +95,21 @@ const (
 	linesPerGroup = 200
 )
 
+// regionSize is the lines the regions span and the number of their files.
+func regionSize(regions []schemas.VerifiedRegion) (lines, files int) {
+	seen := map[string]bool{}
+	for _, r := range regions {
+		if r.End >= r.Start {
+			lines += r.End - r.Start + 1
+		}
+		if !seen[r.File] {
+			seen[r.File] = true
+			files++
+		}
+	}
+	return lines, files
+}
+
 // SplitAdvice is the hint for a direction that is one task and masks
 // lines lines in files files, or "" when it is small enough.
 func SplitAdvice(lines, files int) string {
@@ -203,14 +218,7 @@ func NewReportEntry(o Outcome) ReportEntry {
 	}
 	e.Group = o.Group
 	if o.Group == nil {
-		lines, files := 0, map[string]bool{}
-		for _, r := range o.Mask.Regions {
-			if r.End >= r.Start {
-				lines += r.End - r.Start + 1
-			}
-			files[r.File] = true
-		}
-		e.SplitHint = SplitAdvice(lines, len(files))
+		e.SplitHint = SplitAdvice(regionSize(o.Mask.Regions))
 	}
 	return e
 }
