@@ -140,8 +140,7 @@ func makeUnits(regions []schemas.VerifiedRegion, funcs map[string][]verify.Funct
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
