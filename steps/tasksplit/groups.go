@@ -14,10 +14,14 @@
 // are in the graph before anything runs); which region goes to which group
 // is decided here, from the regions, by Assign, deterministically:
 //
-//  1. Units. Regions that touch one function are one unit — a group never
-//     takes half a function, since a coarse mask (whole function bodies)
-//     of one half would take the other half too. A region outside every
-//     function is a unit of its own.
+//  1. Units. A region that spans several functions (differential coverage
+//     merges the lines of neighbouring functions across the blank lines
+//     between them, so a target-only file is often one region) is first
+//     cut at the functions' boundaries, keeping the parts that hold
+//     differential lines. Then the regions that touch one function are one
+//     unit — a group never takes half a function, since a coarse mask
+//     (whole function bodies) of one half would take the other half too. A
+//     region outside every function is a unit of its own.
 //  2. Clusters. Units are clustered by the verifier's feature group (a
 //     unit's is the one with most lines among its regions). While there
 //     are fewer clusters than groups, the largest cluster that can be
@@ -58,6 +62,7 @@ func Assign(regions []schemas.VerifiedRegion, funcs map[string][]verify.Function
 	}
 	sorted := append([]schemas.VerifiedRegion(nil), regions...)
 	sort.SliceStable(sorted, func(i, j int) bool { return regionLess(sorted[i], sorted[j]) })
+	sorted = cutAtFunctions(sorted, funcs)
 	units := makeUnits(sorted, funcs)
 	bins := pack(cluster(units, n), n)
 	groups := make([]Group, n)
@@ -121,6 +126,81 @@ func span(r schemas.VerifiedRegion) int {
 		return 0
 	}
 	return r.End - r.Start + 1
+}
+
+// cutAtFunctions cuts every region that overlaps more than one of its
+// file's outermost functions into one part per function and per stretch
+// between them, each with the region's verdict and the differential lines
+// that fall in it; parts without a differential line (the blank and
+// comment lines merging bridged) are dropped. Other regions are kept as
+// they are. regions are sorted by file and line, and so is the result.
+func cutAtFunctions(regions []schemas.VerifiedRegion, funcs map[string][]verify.Function) []schemas.VerifiedRegion {
+	var out []schemas.VerifiedRegion
+	for _, r := range regions {
+		outer := outermost(funcs[r.File])
+		var touched []verify.Function
+		for _, f := range outer {
+			if f.From <= r.End && r.Start <= f.To {
+				touched = append(touched, f)
+			}
+		}
+		if len(touched) < 2 {
+			out = append(out, r)
+			continue
+		}
+		lines := r.Lines
+		if len(lines) == 0 {
+			for l := r.Start; l <= r.End; l++ {
+				lines = append(lines, l)
+			}
+		}
+		// The parts' bounds: each touched function, clipped to the
+		// region, and the stretches before, between and after them.
+		var bounds [][2]int
+		at := r.Start
+		for _, f := range touched {
+			if f.From > at {
+				bounds = append(bounds, [2]int{at, f.From - 1})
+			}
+			bounds = append(bounds, [2]int{max(f.From, r.Start), min(f.To, r.End)})
+			at = f.To + 1
+		}
+		if at <= r.End {
+			bounds = append(bounds, [2]int{at, r.End})
+		}
+		for _, b := range bounds {
+			part := r
+			part.Start, part.End, part.Lines = b[0], b[1], nil
+			for _, l := range lines {
+				if b[0] <= l && l <= b[1] {
+					part.Lines = append(part.Lines, l)
+				}
+			}
+			if len(part.Lines) > 0 {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// outermost keeps the functions no other function contains, by first line.
+func outermost(funcs []verify.Function) []verify.Function {
+	sorted := append([]verify.Function(nil), funcs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].From != sorted[j].From {
+			return sorted[i].From < sorted[j].From
+		}
+		return sorted[i].To > sorted[j].To
+	})
+	var out []verify.Function
+	for _, f := range sorted {
+		if len(out) > 0 && f.To <= out[len(out)-1].To {
+			continue // inside the previous outermost function
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // unit is an indivisible set of regions: every region touching one

@@ -18,6 +18,12 @@ func region(file string, from, to int, fg string) schemas.VerifiedRegion {
 	}
 }
 
+// withLines sets a region's differential lines.
+func withLines(r schemas.VerifiedRegion, lines ...int) schemas.VerifiedRegion {
+	r.Lines = lines
+	return r
+}
+
 // fn is a function of lines from..to.
 func fn(name string, from, to int) verify.Function {
 	return verify.Function{Name: name, From: from, To: to}
@@ -131,15 +137,34 @@ func TestAssign(t *testing.T) {
 			units: 2,
 		},
 		{
-			name: "a whole-file region joins every region of the functions it covers",
+			name: "a region merged across two functions is cut at their boundary",
+			// Lines 42 (the first function's closing brace) and 44 (the
+			// second's header) are differential; 43, a blank line, only
+			// merged them.
+			regions: []schemas.VerifiedRegion{withLines(region("readdir_windows.go", 16, 66, "read_dirents"), 17, 20, 42, 44, 50, 66)},
+			funcs:   map[string][]verify.Function{"readdir_windows.go": {fn("readDirents", 16, 42), fn("readDirnames", 44, 66)}},
+			n:       2,
+			want:    [][]string{{"readdir_windows.go:16"}, {"readdir_windows.go:44"}},
+			sizes:   []int{27, 23},
+			units:   2,
+		},
+		{
+			name: "a region over a function and top-level lines keeps the parts with differential lines",
 			regions: []schemas.VerifiedRegion{
-				region("y.go", 1, 30, "a"), region("y.go", 40, 42, "b"), region("z.go", 1, 5, "c"),
+				region("y.go", 1, 30, "a"), // no line list: every line is differential
+				withLines(region("w.go", 1, 30, "w"), 3, 25),
+				region("y.go", 40, 42, "b"),
 			},
-			funcs: map[string][]verify.Function{"y.go": {fn("f", 5, 10), fn("g", 20, 45)}},
-			n:     2,
-			want:  [][]string{{"y.go:1", "y.go:40"}, {"z.go:1"}},
-			sizes: []int{33, 5},
-			units: 2,
+			funcs: map[string][]verify.Function{
+				"y.go": {fn("f", 5, 10), fn("closure", 6, 8), fn("g", 20, 45)},
+				"w.go": {fn("h", 10, 12), fn("k", 20, 28)},
+			},
+			n: 2,
+			// y.go: [1,4] [5,10] [11,19] and [20,30] joined with [40,42] in g;
+			// w.go: only [1,9] (line 3) and [20,28] (line 25) hold lines.
+			want:  [][]string{{"w.go:1", "w.go:20"}, {"y.go:1", "y.go:5", "y.go:11", "y.go:20", "y.go:40"}},
+			sizes: []int{18, 33},
+			units: 6,
 		},
 		{
 			name:    "no regions: every group empty",

@@ -36,8 +36,9 @@ func init() { engine.RegisterKind(kind{}) }
 func (kind) Name() string { return Kind }
 
 // Version 1: units by function, clusters by feature group, directory,
-// file; largest-first packing.
-func (kind) Version() string { return "1" }
+// file; largest-first packing. Version 2: regions that span several
+// functions are cut at their boundaries first.
+func (kind) Version() string { return "2" }
 
 // Run puts two results: regions.json, the verify step's document with only
 // this group's kept regions (what the group's mask step masks, read as it
