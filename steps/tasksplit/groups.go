@@ -24,8 +24,9 @@
 //     region outside every function is a unit of its own.
 //  2. Clusters. Units are clustered by the verifier's feature group (a
 //     unit's is the one with most lines among its regions). While there
-//     are fewer clusters than groups, the largest cluster that can be
-//     divided is divided by the next level: directory (package), then
+//     are fewer clusters than groups, or a cluster holds more than its
+//     fair share of the lines (total/N), the largest such cluster that can
+//     be divided is divided by the next level: directory (package), then
 //     file, then unit.
 //  3. Bins. Clusters are packed into the groups largest first, each into
 //     the group with fewest lines so far (ties: the lower group), so sizes
@@ -316,14 +317,22 @@ type clusterOf struct {
 }
 
 // cluster groups units by feature group and divides the largest clusters
-// by directory, file and unit until there are at least n (or nothing more
-// can be divided).
+// by directory, file and unit while there are fewer than n, and then while
+// one is larger than a fair share of the lines (total/n: a group that big
+// would make the others small), as long as something can be divided.
 func cluster(units []unit, n int) []clusterOf {
+	total := 0
+	for _, u := range units {
+		total += u.lines
+	}
 	clusters := divide(clusterOf{level: -1, units: units}, byFeature)
-	for len(clusters) < n {
+	for {
 		best := -1
 		var parts []clusterOf
 		for i, c := range clusters {
+			if len(clusters) >= n && c.lines*n <= total {
+				continue
+			}
 			if best >= 0 && (c.lines < clusters[best].lines || (c.lines == clusters[best].lines && c.key >= clusters[best].key)) {
 				continue
 			}

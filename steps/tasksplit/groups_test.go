@@ -162,9 +162,22 @@ func TestAssign(t *testing.T) {
 			n: 2,
 			// y.go: [1,4] [5,10] [11,19] and [20,30] joined with [40,42] in g;
 			// w.go: only [1,9] (line 3) and [20,28] (line 25) hold lines.
-			want:  [][]string{{"w.go:1", "w.go:20"}, {"y.go:1", "y.go:5", "y.go:11", "y.go:20", "y.go:40"}},
-			sizes: []int{18, 33},
+			// Cluster a (33 lines) is over half of 51, so it is divided.
+			want:  [][]string{{"w.go:1", "w.go:20", "y.go:5"}, {"y.go:1", "y.go:11", "y.go:20", "y.go:40"}},
+			sizes: []int{24, 27},
 			units: 6,
+		},
+		{
+			name: "a feature group over half of the lines is divided by file",
+			regions: []schemas.VerifiedRegion{
+				region("unix/a.c", 1, 60, "syscalls"), region("unix/b.c", 1, 50, "syscalls"),
+				region("unix/c.c", 1, 40, "syscalls"), region("unix/d.c", 1, 20, "scanner"),
+			},
+			n: 2,
+			// 150 of 170 lines in syscalls: by file, then packed a | b, c | d to a.
+			want:  [][]string{{"unix/a.c:1", "unix/d.c:1"}, {"unix/b.c:1", "unix/c.c:1"}},
+			sizes: []int{80, 90},
+			units: 4,
 		},
 		{
 			name:    "no regions: every group empty",

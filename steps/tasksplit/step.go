@@ -37,7 +37,8 @@ func (kind) Name() string { return Kind }
 
 // Version 1: units by function, clusters by feature group, directory,
 // file; largest-first packing. Version 2: regions that span several
-// functions are cut at their boundaries first.
+// functions are cut at their boundaries first, and a cluster over a fair
+// share of the lines is divided further.
 func (kind) Version() string { return "2" }
 
 // Run puts two results: regions.json, the verify step's document with only
