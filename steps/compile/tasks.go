@@ -204,7 +204,7 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with fu
 	if group != nil {
 		// Index and count only: the group's regions come from its split
 		// step, an input.
-		task.Config = append(task.Config, engine.Field{Name: "group", Value: schemas.TaskGroup{Index: group.Index, Of: group.Of}, Source: rangeString(r.Ranges, "split")})
+		task.Config = append(task.Config, engine.Field{Name: "group", Value: taskbuild.GroupRef{Index: group.Index, Of: group.Of}, Source: rangeString(r.Ranges, "split")})
 		task.Inputs = append(task.Inputs, engine.Input{Name: taskbuild.InputGroup, Step: regions})
 	}
 	for n := 1; n <= r.FlakyRuns; n++ {
@@ -212,7 +212,7 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with fu
 			engine.Input{Name: taskbuild.TargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)},
 			engine.Input{Name: taskbuild.SourceRun(n), Step: repeatedRunID(tests[d.Source].ID, n)})
 	}
-	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target, Group: group})
+	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target, Group: groupRef(group)})
 	return append(steps, task)
 }
 
@@ -285,4 +285,12 @@ func environment(p *manifests.Platform) taskpkg.Environment {
 		e.CoverageFile = p.Coverage.Path
 	}
 	return e
+}
+
+// groupRef is a group's index and count, for configurations; nil for nil.
+func groupRef(g *schemas.TaskGroup) *taskbuild.GroupRef {
+	if g == nil {
+		return nil
+	}
+	return &taskbuild.GroupRef{Index: g.Index, Of: g.Of}
 }

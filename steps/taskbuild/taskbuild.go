@@ -53,6 +53,22 @@ const (
 	InputGroup = "group"
 )
 
+// GroupRef names a group of a split direction in configurations, where
+// only its index and the count are known (what it holds is the split
+// step's result).
+type GroupRef struct {
+	Index int `json:"index"`
+	Of    int `json:"of"`
+}
+
+// TaskGroup is the group with nothing known of its content; nil for nil.
+func (g *GroupRef) TaskGroup() *schemas.TaskGroup {
+	if g == nil {
+		return nil
+	}
+	return &schemas.TaskGroup{Index: g.Index, Of: g.Of}
+}
+
 // StepID is the ID of the task step of a direction, or of one group of a
 // split direction (steps/compile builds it; the corpus report finds it).
 func StepID(repository, source, target string, group *schemas.TaskGroup) string {
@@ -80,9 +96,9 @@ type Config struct {
 	Environment    map[string]taskpkg.Environment `json:"environment"`
 	ManifestDigest string                         `json:"manifest_digest"`
 	Version        string                         `json:"osbench_version"`
-	// Group is the group of a split direction (index and count only); nil
-	// for a direction that is one task, so its key is what it always was.
-	Group *schemas.TaskGroup `json:"group,omitempty"`
+	// Group is the group of a split direction; nil for a direction that
+	// is one task, so its key is what it always was.
+	Group *GroupRef `json:"group,omitempty"`
 }
 
 // Outcome is the task step's record: the task, or why there is none.
@@ -129,7 +145,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
-	out := Outcome{InstanceID: taskpkg.GroupInstanceID(cfg.Repository, cfg.Source, cfg.Target, cfg.Group), Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target}
+	out := Outcome{InstanceID: taskpkg.GroupInstanceID(cfg.Repository, cfg.Source, cfg.Target, cfg.Group.TaskGroup()), Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target}
 	var split *schemas.SplitRecord
 	if cfg.Group != nil {
 		a, err := rc.Input(InputGroup)

@@ -25,8 +25,8 @@ type Instance struct {
 	Repository string `json:"repository"`
 	Source     string `json:"source"`
 	Target     string `json:"target"`
-	// Group is the group of a split direction (index and count).
-	Group *schemas.TaskGroup `json:"group,omitempty"`
+	// Group is the group of a split direction.
+	Group *GroupRef `json:"group,omitempty"`
 }
 
 // tasksConfig is the tasks step's configuration: its inputs, in order.
@@ -145,7 +145,7 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		a, err := rc.Input(TaskInput(n))
 		if absent, ok := engine.IsAbsent(err); ok {
 			inst := cfg.Instances[n]
-			outcomes = append(outcomes, Outcome{InstanceID: inst.InstanceID, Repository: inst.Repository, Source: inst.Source, Target: inst.Target, Group: inst.Group})
+			outcomes = append(outcomes, Outcome{InstanceID: inst.InstanceID, Repository: inst.Repository, Source: inst.Source, Target: inst.Target, Group: inst.Group.TaskGroup()})
 			failed[inst.InstanceID] = fmt.Sprintf("%s %s: %s", absent.Step, absent.Status, absent.Reason)
 			continue
 		}
