@@ -5,11 +5,13 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/plugins/lm"
+	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskbuild"
 	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/steps/tasksplit"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/verifyregions"
 )
@@ -53,10 +55,11 @@ func checkSource(r *manifests.Repository, target *manifests.Platform) string {
 
 // direction builds the task-construction steps of one migration direction
 // s→t: differential coverage of the complete runs, verification of its
-// regions, the mask (R−), the target's run on it, the mask's retry (the
-// same tree when that run was quiet, whole function bodies when it crashed
-// or hung), and the test runs of the retry's tree on the target and on the
-// source.
+// regions, then one task chain (chain) for the whole direction — or, when
+// the manifest splits it (split = N ≥ 2), one split step and one chain per
+// group, each masking only its group's regions. The number of groups is
+// the manifest's, so the graph is known before anything runs; which region
+// is in which group is the split steps' business (steps/tasksplit).
 func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := r.Name + "/" + d.Source + "-to-" + d.Target
 	common := []engine.Field{
@@ -89,6 +92,37 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "diffcov", Step: dc.ID}},
 		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
 	}
+	steps := []*engine.Step{dc, vr}
+	if r.Split <= 1 {
+		return append(steps, c.chain(r, d, with, vr.ID, nil, tests, golds, platforms)...)
+	}
+	for k := 1; k <= r.Split; k++ {
+		group := &schemas.TaskGroup{Index: k, Of: r.Split}
+		sp := &engine.Step{
+			ID: taskbuild.DirectionDir(r.Name, d.Source, d.Target, group) + "/" + tasksplit.Kind, Kind: tasksplit.Kind, Group: r.Name,
+			Config: with(
+				engine.Field{Name: "group", Value: k, Source: rangeString(r.Ranges, "split")},
+				engine.Field{Name: "of", Value: r.Split, Source: rangeString(r.Ranges, "split")}),
+			Inputs: []engine.Input{{Name: tasksplit.InputSource, Step: checkoutID(r.Name)}, {Name: tasksplit.InputVerify, Step: vr.ID}},
+			Exports: []engine.Export{{Output: schemas.GroupFile,
+				Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/" + group.Name() + ".json"}},
+		}
+		steps = append(steps, sp)
+		steps = append(steps, c.chain(r, d, with, sp.ID, group, tests, golds, platforms)...)
+	}
+	return steps
+}
+
+// chain builds the steps that make one task of a direction from verified
+// regions (the verify step's, or one split step's): the mask (R−), the
+// target's run on it, the mask's retry (the same tree when that run was
+// quiet, whole function bodies when it crashed or hung), the test runs of
+// the retry's tree on the target and on the source, and the task. A
+// group's steps are under ".../group<i>of<n>/"; a direction that is not
+// split keeps the IDs (and keys) it always had.
+func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with func(...engine.Field) []engine.Field, regions string, group *schemas.TaskGroup, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
+	dir := taskbuild.DirectionDir(r.Name, d.Source, d.Target, group)
+	vrID := r.Name + "/" + d.Source + "-to-" + d.Target + "/" + verifyregions.Kind
 	target := platforms[d.Target]
 	targetTest := tests[d.Target]
 	mk := &engine.Step{
@@ -104,7 +138,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		),
 		Inputs: []engine.Input{
 			{Name: "source", Step: checkoutID(r.Name)},
-			{Name: "verify", Step: vr.ID},
+			{Name: "verify", Step: regions},
 			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
 			{Name: maskrepo.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
@@ -129,7 +163,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	for n := 1; n <= r.FlakyRuns; n++ {
 		retry.Inputs = append(retry.Inputs, engine.Input{Name: maskrepo.RetryTargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)})
 	}
-	steps := []*engine.Step{dc, vr, mk, firstRun, retry}
+	steps := []*engine.Step{mk, firstRun, retry}
 	masked := map[string]string{
 		d.Target: dir + "/retried/" + d.Target + "/test",
 		d.Source: dir + "/masked/" + d.Source + "/test",
@@ -138,14 +172,14 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		steps = append(steps, maskedRun(masked[platform], golds[platform], retry.ID))
 	}
 
-	id := taskpkg.InstanceID(r.Name, d.Source, d.Target)
+	id := taskpkg.GroupInstanceID(r.Name, d.Source, d.Target, group)
 	env := map[string]taskpkg.Environment{}
 	for _, platform := range []string{d.Source, d.Target} {
 		p := platforms[platform]
 		env[platform] = evalEnvironment(p)
 	}
 	task := &engine.Step{
-		ID: dir + "/" + taskbuild.Kind, Kind: taskbuild.Kind, Group: r.Name,
+		ID: taskbuild.StepID(r.Name, d.Source, d.Target, group), Kind: taskbuild.Kind, Group: r.Name,
 		Config: with(
 			engine.Field{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
 			engine.Field{Name: "runs", Value: r.FlakyRuns, Source: rangeString(r.Ranges, "flaky_runs")},
@@ -156,7 +190,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		Inputs: []engine.Input{
 			{Name: taskbuild.InputSource, Step: checkoutID(r.Name)},
 			{Name: taskbuild.InputMask, Step: retry.ID},
-			{Name: taskbuild.InputVerify, Step: vr.ID},
+			{Name: taskbuild.InputVerify, Step: vrID},
 			{Name: taskbuild.InputTargetMasked, Step: masked[d.Target]},
 			{Name: taskbuild.InputSourceMasked, Step: masked[d.Source]},
 			{Name: taskbuild.InputTargetGold, Step: golds[d.Target].ID},
@@ -167,12 +201,18 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 			{Output: "repo", Path: "tasks/" + id + "/repo", Optional: true},
 		},
 	}
+	if group != nil {
+		// Index and count only: the group's regions come from its split
+		// step, an input.
+		task.Config = append(task.Config, engine.Field{Name: "group", Value: taskbuild.GroupRef{Index: group.Index, Of: group.Of}, Source: rangeString(r.Ranges, "split")})
+		task.Inputs = append(task.Inputs, engine.Input{Name: taskbuild.InputGroup, Step: regions})
+	}
 	for n := 1; n <= r.FlakyRuns; n++ {
 		task.Inputs = append(task.Inputs,
 			engine.Input{Name: taskbuild.TargetRun(n), Step: repeatedRunID(tests[d.Target].ID, n)},
 			engine.Input{Name: taskbuild.SourceRun(n), Step: repeatedRunID(tests[d.Source].ID, n)})
 	}
-	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target})
+	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target, Group: groupRef(group)})
 	return append(steps, task)
 }
 
@@ -245,4 +285,12 @@ func environment(p *manifests.Platform) taskpkg.Environment {
 		e.CoverageFile = p.Coverage.Path
 	}
 	return e
+}
+
+// groupRef is a group's index and count, for configurations; nil for nil.
+func groupRef(g *schemas.TaskGroup) *taskbuild.GroupRef {
+	if g == nil {
+		return nil
+	}
+	return &taskbuild.GroupRef{Index: g.Index, Of: g.Of}
 }
