@@ -13,7 +13,7 @@ import (
 // compile.
 //
 // Every exported field with a json tag is one Field, named by the tag, in
-// declaration order. A field tagged omitempty is left out at its zero value
+// declaration order; an embedded struct's fields come in its place. A field tagged omitempty is left out at its zero value
 // (so a setting added later keeps the keys of configurations that do not
 // use it); nil maps and slices of the other fields enter as {} and [],
 // never null, so a key does not tell "none" from "empty". source gives the
@@ -30,10 +30,20 @@ func Fields(cfg any, source func(name string) string) []Field {
 	if v.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("engine.Fields: %T is not a struct", cfg))
 	}
+	return appendFields(nil, v, source)
+}
+
+// appendFields adds the fields of the struct value v; an embedded struct
+// without a json tag gives its own fields in its place, as encoding/json
+// (and so DecodeConfig) flattens it.
+func appendFields(fields []Field, v reflect.Value, source func(name string) string) []Field {
 	t := v.Type()
-	fields := make([]Field, 0, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
+		if _, tagged := sf.Tag.Lookup("json"); sf.Anonymous && !tagged && sf.Type.Kind() == reflect.Struct {
+			fields = appendFields(fields, v.Field(i), source)
+			continue
+		}
 		name, omitEmpty, ok := jsonName(sf)
 		if !ok {
 			continue

@@ -79,6 +79,21 @@ func TestFieldsDecodeBack(t *testing.T) {
 	}
 }
 
+func TestFieldsFlattensEmbeddedStructs(t *testing.T) {
+	type retry struct {
+		sampleConfig
+		Runs int `json:"runs"`
+	}
+	got := Fields(retry{sampleConfig: sampleConfig{Repository: "r"}, Runs: 2}, nil)
+	var names []string
+	for _, f := range got {
+		names = append(names, f.Name)
+	}
+	if want := []string{"repository", "env", "skip", "runs"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("fields %v, want %v", names, want)
+	}
+}
+
 func TestFieldsPanicsOnNonStruct(t *testing.T) {
 	defer func() {
 		if recover() == nil {

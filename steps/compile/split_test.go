@@ -123,7 +123,7 @@ func TestSplitSteps(t *testing.T) {
 		if task.inputs[taskbuild.InputGroup] != dir+"split" || task.inputs[taskbuild.InputVerify] != "sp/windows-to-linux/verify" || task.inputs[taskbuild.InputMask] != dir+"mask-retry" {
 			t.Errorf("%stask inputs = %v", dir, task.inputs)
 		}
-		if got, want := task.config["group"], (taskbuild.GroupRef{Index: k + 1, Of: 2}); !reflect.DeepEqual(got, want) {
+		if got, want := task.config["group"], (&taskbuild.GroupRef{Index: k + 1, Of: 2}); !reflect.DeepEqual(got, want) {
 			t.Errorf("%stask group = %v, want %v", dir, got, want)
 		}
 		id := "sp__windows-to-linux__" + g

@@ -62,53 +62,43 @@ func checkSource(r *manifests.Repository, target *manifests.Platform) string {
 // is in which group is the split steps' business (steps/tasksplit).
 func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := r.Name + "/" + d.Source + "-to-" + d.Target
-	common := []engine.Field{
-		{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
-		{Name: "source", Value: d.Source, Source: rangeString(r.Ranges, "migrate")},
-		{Name: "target", Value: d.Target, Source: rangeString(r.Ranges, "migrate")},
-	}
-	with := func(extra ...engine.Field) []engine.Field {
-		return append(append([]engine.Field(nil), common...), extra...)
-	}
+	at := directionSource(r, platforms[d.Target])
 	dc := &engine.Step{
-		ID: dir + "/" + diffcov.Kind, Kind: diffcov.Kind, Group: r.Name, Config: with(),
+		ID: dir + "/" + diffcov.Kind, Kind: diffcov.Kind, Group: r.Name,
+		Config: engine.Fields(diffcov.Config{Repository: r.Name, Source: d.Source, Target: d.Target}, at),
 		Inputs: []engine.Input{
 			{Name: diffcov.InputSource, Step: checkoutID(r.Name)},
 			{Name: diffcov.InputTargetCoverage, Step: platformID(r.Name, d.Target, covimport.Kind)},
 			{Name: diffcov.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
 	}
-	verifyConfig := with(engine.Field{Name: "verifier", Value: r.Verifier, Source: rangeString(r.Ranges, "verifier")})
+	verifyConfig := verifyregions.Config{Repository: r.Name, Source: d.Source, Target: d.Target, Verifier: r.Verifier}
 	if r.Verifier == verifyregions.LMVerifier {
 		// The model's settings and the prompt's version change answers, so
 		// both are in the key (the API key, an env var's value, never is).
-		verifyConfig = append(verifyConfig,
-			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
-			engine.Field{Name: "lm_prompt", Value: lm.PromptVersion})
+		verifyConfig.LM, verifyConfig.LMPrompt = r.LM, lm.PromptVersion
 	}
 	vr := &engine.Step{
 		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
-		Config:  verifyConfig,
+		Config:  engine.Fields(verifyConfig, at),
 		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "diffcov", Step: dc.ID}},
 		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
 	}
 	steps := []*engine.Step{dc, vr}
 	if r.Split <= 1 {
-		return append(steps, c.chain(r, d, with, vr.ID, nil, tests, golds, platforms)...)
+		return append(steps, c.chain(r, d, at, vr.ID, nil, tests, golds, platforms)...)
 	}
 	for k := 1; k <= r.Split; k++ {
 		group := &schemas.TaskGroup{Index: k, Of: r.Split}
 		sp := &engine.Step{
 			ID: taskbuild.DirectionDir(r.Name, d.Source, d.Target, group) + "/" + tasksplit.Kind, Kind: tasksplit.Kind, Group: r.Name,
-			Config: with(
-				engine.Field{Name: "group", Value: k, Source: rangeString(r.Ranges, "split")},
-				engine.Field{Name: "of", Value: r.Split, Source: rangeString(r.Ranges, "split")}),
+			Config: engine.Fields(tasksplit.Config{Repository: r.Name, Source: d.Source, Target: d.Target, Group: k, Of: r.Split}, at),
 			Inputs: []engine.Input{{Name: tasksplit.InputSource, Step: checkoutID(r.Name)}, {Name: tasksplit.InputVerify, Step: vr.ID}},
 			Exports: []engine.Export{{Output: schemas.GroupFile,
 				Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/" + group.Name() + ".json"}},
 		}
 		steps = append(steps, sp)
-		steps = append(steps, c.chain(r, d, with, sp.ID, group, tests, golds, platforms)...)
+		steps = append(steps, c.chain(r, d, at, sp.ID, group, tests, golds, platforms)...)
 	}
 	return steps
 }
@@ -120,33 +110,29 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 // the retry's tree on the target and on the source, and the task. A
 // group's steps are under ".../group<i>of<n>/"; a direction that is not
 // split keeps the IDs (and keys) it always had.
-func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with func(...engine.Field) []engine.Field, regions string, group *schemas.TaskGroup, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
+func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func(field string) string, regions string, group *schemas.TaskGroup, tests, golds map[string]*engine.Step, platforms map[string]*manifests.Platform) []*engine.Step {
 	dir := taskbuild.DirectionDir(r.Name, d.Source, d.Target, group)
 	vrID := r.Name + "/" + d.Source + "-to-" + d.Target + "/" + verifyregions.Kind
 	target := platforms[d.Target]
 	targetTest := tests[d.Target]
+	maskConfig := maskrepo.Config{
+		Repository: r.Name, Source: d.Source, Target: d.Target,
+		Masker: r.Masker, Language: r.Language,
+		Executor: target.Executor, User: target.User, Toolchain: target.Toolchain, Env: target.Env,
+		Check: buildCheck(r.Language, target),
+	}
+	if r.Masker == maskrepo.LMMasker {
+		maskConfig.LM, maskConfig.LMPrompt = r.LM, lm.MaskPromptVersion
+	}
 	mk := &engine.Step{
 		ID: dir + "/" + maskrepo.Kind, Kind: maskrepo.Kind, Group: r.Name, Env: targetTest.Env, Pool: targetTest.Pool,
-		Config: with(
-			engine.Field{Name: "masker", Value: r.Masker, Source: rangeString(r.Ranges, "masker")},
-			engine.Field{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
-			engine.Field{Name: "executor", Value: target.Executor},
-			engine.Field{Name: "user", Value: target.User},
-			engine.Field{Name: "toolchain", Value: target.Toolchain},
-			engine.Field{Name: "env", Value: nonNil(target.Env)},
-			engine.Field{Name: "check", Value: buildCheck(r.Language, target), Source: checkSource(r, target)},
-		),
+		Config: engine.Fields(maskConfig, at),
 		Inputs: []engine.Input{
 			{Name: "source", Step: checkoutID(r.Name)},
 			{Name: "verify", Step: regions},
 			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
 			{Name: maskrepo.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
-	}
-	if r.Masker == maskrepo.LMMasker {
-		mk.Config = append(mk.Config,
-			engine.Field{Name: "lm", Value: nonNil(r.LM), Source: rangeString(r.Ranges, "lm")},
-			engine.Field{Name: "lm_prompt", Value: lm.MaskPromptVersion})
 	}
 	// The target's run on the first mask decides whether the mask is
 	// retried in the coarse mode; a quiet first mask goes through the
@@ -155,7 +141,7 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with fu
 	firstRun := maskedRun(dir+"/masked/"+d.Target+"/test", golds[d.Target], mk.ID)
 	retry := &engine.Step{
 		ID: dir + "/" + maskrepo.RetryKind, Kind: maskrepo.RetryKind, Group: r.Name, Env: mk.Env, Pool: mk.Pool,
-		Config: append(append([]engine.Field(nil), mk.Config...), engine.Field{Name: "runs", Value: r.FlakyRuns, Source: rangeString(r.Ranges, "flaky_runs")}),
+		Config: engine.Fields(maskrepo.RetryConfig{Config: maskConfig, Runs: r.FlakyRuns}, at),
 		Inputs: append(append([]engine.Input(nil), mk.Inputs...),
 			engine.Input{Name: maskrepo.InputFirstMask, Step: mk.ID},
 			engine.Input{Name: maskrepo.InputFirstRun, Step: firstRun.ID, Optional: true}),
@@ -180,13 +166,13 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with fu
 	}
 	task := &engine.Step{
 		ID: taskbuild.StepID(r.Name, d.Source, d.Target, group), Kind: taskbuild.Kind, Group: r.Name,
-		Config: with(
-			engine.Field{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
-			engine.Field{Name: "runs", Value: r.FlakyRuns, Source: rangeString(r.Ranges, "flaky_runs")},
-			engine.Field{Name: "environment", Value: env},
-			engine.Field{Name: "manifest_digest", Value: "sha256:" + string(cache.Sum(c.sources[r.File])), Source: r.File},
-			engine.Field{Name: "osbench_version", Value: Version},
-		),
+		Config: engine.Fields(taskbuild.Config{
+			Repository: r.Name, Source: d.Source, Target: d.Target,
+			Language: r.Language, Runs: r.FlakyRuns, Environment: env,
+			ManifestDigest: "sha256:" + string(cache.Sum(c.sources[r.File])),
+			Version:        Version,
+			Group:          groupRef(group),
+		}, at),
 		Inputs: []engine.Input{
 			{Name: taskbuild.InputSource, Step: checkoutID(r.Name)},
 			{Name: taskbuild.InputMask, Step: retry.ID},
@@ -202,9 +188,8 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with fu
 		},
 	}
 	if group != nil {
-		// Index and count only: the group's regions come from its split
-		// step, an input.
-		task.Config = append(task.Config, engine.Field{Name: "group", Value: taskbuild.GroupRef{Index: group.Index, Of: group.Of}, Source: rangeString(r.Ranges, "split")})
+		// The config holds the group's index and count only: its regions
+		// come from its split step, an input.
 		task.Inputs = append(task.Inputs, engine.Input{Name: taskbuild.InputGroup, Step: regions})
 	}
 	for n := 1; n <= r.FlakyRuns; n++ {
@@ -214,6 +199,33 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, with fu
 	}
 	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target, Group: groupRef(group)})
 	return append(steps, task)
+}
+
+// directionSource names the manifest position of the configuration
+// fields of a direction's steps; target is the direction's target
+// platform (its build command is the mask's check).
+func directionSource(r *manifests.Repository, target *manifests.Platform) func(field string) string {
+	return func(field string) string {
+		switch field {
+		case "repository":
+			return rangeOf(r.DeclRange)
+		case "source", "target":
+			return rangeString(r.Ranges, "migrate")
+		case "verifier", "masker", "language", "lm":
+			return rangeString(r.Ranges, field)
+		case "runs":
+			return rangeString(r.Ranges, "flaky_runs")
+		case "group", "of":
+			return rangeString(r.Ranges, "split")
+		case "check":
+			if target != nil {
+				return checkSource(r, target)
+			}
+		case "manifest_digest":
+			return r.File
+		}
+		return ""
+	}
 }
 
 // Version is the osbench version recorded in every task's created_by.
@@ -231,7 +243,7 @@ func (c *compiler) tasksStep() *engine.Step {
 		{Output: "build-report.json", Path: "build-report.json"},
 		{Output: "build-report.md", Path: "build-report.md"},
 	}}
-	s.Config = []engine.Field{{Name: "instances", Value: c.tasks}}
+	s.Config = engine.Fields(taskbuild.TasksConfig{Instances: c.tasks}, nil)
 	for n, t := range c.tasks {
 		s.Inputs = append(s.Inputs, engine.Input{Name: taskbuild.TaskInput(n), Step: t.Step, Optional: true})
 	}

@@ -85,7 +85,8 @@ type Config struct {
 	Env        map[string]string `json:"env"`
 	// Check is the command proving the masked repository builds for the
 	// target (an argv; its Dir relative to the repository root); nil: none.
-	Check *testrun.Command `json:"check,omitempty"`
+	// Always in the key (null for none), as it has been since it existed.
+	Check *testrun.Command `json:"check"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
 	// LMPrompt is the version of the prompt the model is asked with

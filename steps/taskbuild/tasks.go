@@ -29,8 +29,8 @@ type Instance struct {
 	Group *GroupRef `json:"group,omitempty"`
 }
 
-// tasksConfig is the tasks step's configuration: its inputs, in order.
-type tasksConfig struct {
+// TasksConfig is the tasks step's configuration: its inputs, in order.
+type TasksConfig struct {
 	Instances []Instance `json:"instances"`
 }
 
@@ -132,7 +132,7 @@ func (tasksKind) Name() string { return TasksKind }
 func (tasksKind) Version() string { return "5" }
 
 func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
-	var cfg tasksConfig
+	var cfg TasksConfig
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
