@@ -13,6 +13,7 @@ import (
 	"github.com/osbench/osbench/steps/taskpkg"
 	"github.com/osbench/osbench/steps/tasksplit"
 	"github.com/osbench/osbench/steps/testrun"
+	"github.com/osbench/osbench/steps/toolchain"
 	"github.com/osbench/osbench/steps/verifyregions"
 )
 
@@ -81,7 +82,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	vr := &engine.Step{
 		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
 		Config:  engine.Fields(verifyConfig, at),
-		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name)}, {Name: "diffcov", Step: dc.ID}},
+		Inputs:  []engine.Input{{Name: verifyregions.InputSource, Step: checkoutID(r.Name)}, {Name: verifyregions.InputDiffcov, Step: dc.ID}},
 		Exports: []engine.Export{{Output: verifyregions.Output, Path: "candidates/" + r.Name + "/" + d.Source + "-to-" + d.Target + "/regions.json"}},
 	}
 	steps := []*engine.Step{dc, vr}
@@ -128,9 +129,9 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 		ID: dir + "/" + maskrepo.Kind, Kind: maskrepo.Kind, Group: r.Name, Env: targetTest.Env, Pool: targetTest.Pool,
 		Config: engine.Fields(maskConfig, at),
 		Inputs: []engine.Input{
-			{Name: "source", Step: checkoutID(r.Name)},
-			{Name: "verify", Step: regions},
-			{Name: "toolchain", Step: platformID(r.Name, d.Target, "toolchain")},
+			{Name: maskrepo.InputSource, Step: checkoutID(r.Name)},
+			{Name: maskrepo.InputVerify, Step: regions},
+			{Name: maskrepo.InputToolchain, Step: platformID(r.Name, d.Target, toolchain.Kind)},
 			{Name: maskrepo.InputSourceCoverage, Step: platformID(r.Name, d.Source, covimport.Kind)},
 		},
 	}
@@ -259,7 +260,7 @@ func maskedRun(id string, test *engine.Step, maskStep string) *engine.Step {
 	run.Exports = nil
 	run.Inputs = make([]engine.Input, len(test.Inputs))
 	for i, in := range test.Inputs {
-		if in.Name == "source" {
+		if in.Name == testrun.InputSource {
 			in.Step = maskStep
 		}
 		run.Inputs[i] = in

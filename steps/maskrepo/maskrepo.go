@@ -67,9 +67,15 @@ const (
 	SideFineBuildLog = "fine-build.log"
 )
 
-// InputSourceCoverage is the source platform's coverage (coverage.json of
-// the covimport step): the lines a mask must not touch.
-const InputSourceCoverage = "source_coverage"
+// Inputs of a mask step.
+const (
+	InputSource    = "source"    // the checkout (R+)
+	InputVerify    = "verify"    // the regions to mask: the verify step's, or one split step's
+	InputToolchain = "toolchain" // the target's toolchain step, for the build check
+	// InputSourceCoverage is the source platform's coverage (coverage.json
+	// of the covimport step): the lines a mask must not touch.
+	InputSourceCoverage = "source_coverage"
+)
 
 // Config is the mask step's configuration. The build check runs on the
 // target platform's toolchain and executor.
@@ -128,7 +134,7 @@ func maskTree(ctx context.Context, rc *engine.RunContext, cfg Config, modes []bo
 	if err != nil {
 		return Record{}, err
 	}
-	vr, err := rc.Input("verify")
+	vr, err := rc.Input(InputVerify)
 	if err != nil {
 		return Record{}, err
 	}
@@ -136,7 +142,7 @@ func maskTree(ctx context.Context, rc *engine.RunContext, cfg Config, modes []bo
 	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
 		return Record{}, err
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return Record{}, err
 	}

@@ -19,6 +19,12 @@ import (
 // Kind is the step kind's name.
 const Kind = "verify"
 
+// Inputs of a verify step.
+const (
+	InputSource  = "source"  // the checkout, whose files the rules read
+	InputDiffcov = "diffcov" // the direction's differential coverage
+)
+
 // Output is the result name: a Verified document.
 const Output = schemas.RegionsFile
 
@@ -65,7 +71,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	} else if !ok {
 		return fmt.Errorf("unknown verifier %q (known: %v)", cfg.Verifier, VerifierNames())
 	}
-	dc, err := rc.Input("diffcov")
+	dc, err := rc.Input(InputDiffcov)
 	if err != nil {
 		return err
 	}
@@ -73,7 +79,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := dc.DecodeJSON(schemas.DiffCoverageFile, &diff); err != nil {
 		return err
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return err
 	}
