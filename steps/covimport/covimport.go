@@ -15,7 +15,6 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/testrun"
 )
 
 // Kind is the step kind's name.
@@ -72,7 +71,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	files, err := imp.Import(bytes.NewReader(raw), coverage.Options{Root: testrun.WorkToken, Modules: modules})
+	files, err := imp.Import(bytes.NewReader(raw), coverage.Options{Root: schemas.WorkToken, Modules: modules})
 	if err != nil {
 		return fmt.Errorf("import %s coverage: %w", cfg.Format, err)
 	}

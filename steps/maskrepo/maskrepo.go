@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,8 +28,6 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/testrun"
-	"github.com/osbench/osbench/steps/toolchain"
 )
 
 // Kind is the step kind's name.
@@ -92,7 +91,7 @@ type Config struct {
 	// Check is the command proving the masked repository builds for the
 	// target (an argv; its Dir relative to the repository root); nil: none.
 	// Always in the key (null for none), as it has been since it existed.
-	Check *testrun.Command `json:"check"`
+	Check *schemas.Command `json:"check"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
 	// LMPrompt is the version of the prompt the model is asked with
@@ -300,17 +299,17 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 			return false, "", err
 		}
 	}
-	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
+	ex, err := toolenv.Executor(rc.StateDir, cfg.Executor)
 	if err != nil {
 		return false, "", err
 	}
-	env, writable, err := toolchain.Env(rc, cfg.Language, cfg.Toolchain, cfg.Target)
+	env, writable, err := toolenv.Env(rc.StateDir, rc.WorkDir, cfg.Language, cfg.Toolchain, cfg.Target)
 	if err != nil {
 		return false, "", err
 	}
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
-		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: testrun.MergeEnv(env, cfg.Env), Stdout: &out, Stderr: &out,
+		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: toolenv.Merge(env, cfg.Env), Stdout: &out, Stderr: &out,
 		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
 	})
 	if err != nil {
@@ -321,7 +320,7 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 	}
 	// The scratch directory's name would make the record differ from run
 	// to run.
-	log := strings.ReplaceAll(out.String(), dir, testrun.WorkToken)
+	log := strings.ReplaceAll(out.String(), dir, schemas.WorkToken)
 	if len(log) > 4000 {
 		log = log[len(log)-4000:]
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/engine/cache"
 	"path/filepath"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/label"
 )
 
@@ -85,7 +85,7 @@ func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if err := first.Materialize("source", dir); err != nil {
 			return err
 		}
-		if err := rc.PutTree("source", dir, checkout.SkipVCS); err != nil {
+		if err := rc.PutTree("source", dir, cache.SkipVCS); err != nil {
 			return err
 		}
 		rec.Retry = &Retry{First: class}

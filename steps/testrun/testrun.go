@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,7 +25,6 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/toolchain"
 )
 
 // Kind is the step kind's name.
@@ -45,9 +45,9 @@ const RunVar = "OSBENCH_RUN"
 // no real test has this id, so every required test is missing.
 const SuiteTimeoutID = "(suite)"
 
-// WorkToken replaces the absolute work directory in raw coverage files, so
-// the same run in another directory gives the same bytes (and digest).
-const WorkToken = "$WORK"
+// WorkToken replaces the absolute work directory in raw coverage files
+// (schemas.WorkToken).
+const WorkToken = schemas.WorkToken
 
 // Config is the test step's configuration: everything that can change what
 // the tests report.
@@ -86,12 +86,8 @@ type Regex struct {
 	Statuses map[string]string `json:"statuses"`
 }
 
-// Command is an argv, or a script for an explicit shell.
-type Command struct {
-	Argv  []string `json:"argv"`
-	Shell string   `json:"shell,omitempty"`
-	Dir   string   `json:"dir,omitempty"`
-}
+// Command is an argv, or a script for an explicit shell (schemas.Command).
+type Command = schemas.Command
 
 type kind struct{}
 
@@ -132,15 +128,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := src.Materialize("source", repo); err != nil {
 		return err
 	}
-	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
+	ex, err := toolenv.Executor(rc.StateDir, cfg.Executor)
 	if err != nil {
 		return err
 	}
-	env, writable, err := toolchain.Env(rc, cfg.Language, cfg.Toolchain, cfg.Platform)
+	env, writable, err := toolenv.Env(rc.StateDir, rc.WorkDir, cfg.Language, cfg.Toolchain, cfg.Platform)
 	if err != nil {
 		return err
 	}
-	env = MergeEnv(env, cfg.Env)
+	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
 		return err
@@ -168,7 +164,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
 	run := func(c Command, out io.Writer, quiet ...bool) (executors.Result, error) {
-		argv, err := c.argv()
+		argv, err := commandArgv(c)
 		if err != nil {
 			return executors.Result{}, err
 		}
@@ -344,8 +340,8 @@ func readReport(repo, report string, logw io.Writer) ([]byte, error) {
 	return b, nil
 }
 
-// argv turns a command into what the executor runs.
-func (c Command) argv() ([]string, error) {
+// commandArgv turns a command into what the executor runs.
+func commandArgv(c Command) ([]string, error) {
 	switch c.Shell {
 	case "":
 		if len(c.Argv) == 0 {
@@ -360,27 +356,6 @@ func (c Command) argv() ([]string, error) {
 		return []string{"cmd", "/c", strings.Join(c.Argv, " & ")}, nil
 	}
 	return nil, fmt.Errorf("unknown shell %q", c.Shell)
-}
-
-// MergeEnv lays the manifest's variables over the toolchain's. GOFLAGS is
-// joined rather than replaced so the toolchain's own flags survive.
-func MergeEnv(base []string, extra map[string]string) []string {
-	idx := map[string]int{}
-	for i, kv := range base {
-		idx[kv[:strings.IndexByte(kv, '=')]] = i
-	}
-	for _, k := range sortedKeys(extra) {
-		v := extra[k]
-		if i, ok := idx[k]; ok {
-			if k == "GOFLAGS" {
-				v = strings.TrimPrefix(base[i], "GOFLAGS=") + " " + v
-			}
-			base[i] = k + "=" + v
-			continue
-		}
-		base = append(base, k+"="+v)
-	}
-	return base
 }
 
 // replaceWorkDir swaps every spelling of the repo's absolute path for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"regexp"
 	"strings"
 	"time"
@@ -93,7 +94,7 @@ func (pr *Prober) Tools(ctx context.Context, language, platform string) (string,
 	if !ok {
 		return "", nil
 	}
-	versions, err := probeTools(ctx, pr.ex, executors.Cmd{Dir: "/", Env: baseEnv(), User: pr.user}, ps, "", pr.seen)
+	versions, err := probeTools(ctx, pr.ex, executors.Cmd{Dir: "/", Env: toolenv.BaseEnv(), User: pr.user}, ps, "", pr.seen)
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"os/exec"
 	"strings"
 	"testing"
@@ -241,7 +242,7 @@ func TestProbesOfThisMachine(t *testing.T) {
 		versions, err := probeTools(context.Background(), ex, executors.Cmd{
 			// As root: t.TempDir is not reachable by the unprivileged
 			// user, and a version query reads nothing of the work dir.
-			Env: []string{"PATH=" + hostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
+			Env: []string{"PATH=" + toolenv.HostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
 		}, ps, "", nil)
 		if err != nil {
 			t.Fatalf("%s: %v", language, err)
