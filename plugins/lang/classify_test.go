@@ -1,6 +1,11 @@
-package diffcov
+package lang_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all"
+)
 
 func TestIsTestFile(t *testing.T) {
 	tests := []struct {
@@ -30,9 +35,13 @@ func TestIsTestFile(t *testing.T) {
 		{"attest.go", false},
 		{"a_test.txt", false},
 		{"testing/helpers.go", false},
+		// Go compiles x_tests.go into the package: not a test file (the
+		// masker used to think it was).
+		{"paths_tests.go", false},
+		{"Foo.Tests/native.c", true},
 	}
 	for _, tt := range tests {
-		if got := IsTestFile(tt.path); got != tt.want {
+		if got := lang.IsTestFile(tt.path); got != tt.want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", tt.path, got, tt.want)
 		}
 	}

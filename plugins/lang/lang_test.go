@@ -1,6 +1,11 @@
-package sourcelang
+package lang_test
 
-import "testing"
+import (
+	"testing"
+
+	. "github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all"
+)
 
 func TestOf(t *testing.T) {
 	for file, want := range map[string]string{

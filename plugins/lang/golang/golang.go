@@ -1,0 +1,37 @@
+// Package golang registers Go with plugins/lang: its files, its test-file
+// rule, its syntax, its skip style, its default build check and its LM
+// prompt material. The verify and mask rules for Go are attached by
+// plugins/verify and plugins/mask (go/parser front ends).
+package golang
+
+import "github.com/osbench/osbench/plugins/lang"
+
+// Language is Go as registered.
+var Language = lang.Language{
+	Name:       lang.Go,
+	Extensions: []string{".go"},
+	// go build compiles x_tests.go into the package: only _test.go is a test.
+	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "_test") },
+	Syntax:     lang.Syntax{BacktickStrings: true},
+	SkipStyles: []string{"go"},
+	// Go's toolchain is pinned by version (GOTOOLCHAIN) and fingerprinted
+	// by `go version` of that toolchain, so there is nothing to probe.
+	Probes: map[string][]lang.Probe{"linux": {}, "windows": {}},
+	// Go's test command compiles as it tests, so its presets need no build
+	// command, and `go build` is the check.
+	BuildCheck: func(string) []string { return []string{"go", "build", "./..."} },
+	Prompt: lang.Prompt{
+		Name:        "Go",
+		Conditional: "build constraints (//go:build windows, file names ending in _windows.go or _unix.go), comparisons of runtime.GOOS, and branches on filepath.Separator or os.PathSeparator",
+		API:         "package syscall, golang.org/x/sys/windows or golang.org/x/sys/unix, syscall.Stat_t, Win32 calls such as GetFileAttributes, os.Getuid and other calls that only work on one OS",
+		Placeholders: `- Delete the statements, or end the function early with a zero-value return: return "", 0, false, nil, T{} or the function's named results.
+- A local variable that code after the region still uses keeps a declaration with its type (var b []byte). A parameter or variable that loses its last use gets "_ = name".
+- Do not call panic, log.Fatal or os.Exit, and do not return a new error: the code must fail quietly, not loudly.
+- The import block lies outside the regions and cannot change: leave at least one use of every package the file imports, and do not use a package the file does not import.
+- Keep every top-level declaration: a function covered whole keeps its signature and gets a placeholder body.`,
+	},
+	// steps/checkout points these at osbench's own module cache.
+	CacheEnv: []string{"GOMODCACHE", "GOFLAGS"},
+}
+
+func init() { lang.Register(Language) }
