@@ -3,6 +3,8 @@ package mask
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/osbench/osbench/plugins/lang"
 )
 
 // rtoken is one Rust token outside comments. Literals (strings, raw
@@ -163,17 +165,8 @@ func rustQuotedEnd(src []byte, i int) int {
 // from a lifetime or label ('a, 'static) at src[i] and returns its kind
 // and end.
 func charOrLifetime(src []byte, i int) (rkind, int) {
-	if i+1 < len(src) && src[i+1] == '\\' {
-		for j := i + 2; j < len(src) && src[j] != '\n'; j++ {
-			if src[j] == '\'' && (j > i+2 || src[j-1] != '\\') {
-				return rkLiteral, j + 1
-			}
-		}
-		return rkLiteral, len(src)
-	}
-	_, size := utf8.DecodeRune(src[min(i+1, len(src)):])
-	if next := i + 1 + size; size > 0 && next < len(src) && src[next] == '\'' {
-		return rkLiteral, next + 1
+	if n := lang.RustChar(src[i:]); n > 0 {
+		return rkLiteral, i + n
 	}
 	if isRustIdentStart(src, i+1) {
 		return rkLifetime, identEnd(src, i+1)

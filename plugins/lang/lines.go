@@ -1,46 +1,18 @@
-package diffcov
+package lang
 
 import (
 	"bytes"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/osbench/osbench/plugins/sourcelang"
 )
 
-// language selects the comment and string syntax used to classify lines.
-type language int
+// LineKind is what a source line holds once comments are set aside.
+type LineKind uint8
 
+// The kinds of line.
 const (
-	langUnknown language = iota // no comment syntax known: every non-blank line is code
-	langGo
-	langC // C and C++ (C++ adds raw strings, which C code never contains)
-	langRust
-	langCSharp
-)
-
-// languageOf picks the syntax from the file extension.
-func languageOf(file string) language {
-	switch sourcelang.Of(file) {
-	case sourcelang.Go:
-		return langGo
-	case sourcelang.C, sourcelang.CPP:
-		return langC
-	case sourcelang.Rust:
-		return langRust
-	case sourcelang.CSharp:
-		return langCSharp
-	}
-	return langUnknown
-}
-
-// lineKind is what a source line holds once comments are set aside.
-type lineKind uint8
-
-const (
-	lineCode    lineKind = iota // anything that is not provably blank or comment
-	lineBlank                   // only white space
-	lineComment                 // only comments and white space
+	LineCode    LineKind = iota // anything that is not provably blank or comment
+	LineBlank                   // only white space
+	LineComment                 // only comments and white space
 )
 
 // stringLit is an open string literal: how it ends and how it escapes.
@@ -55,31 +27,38 @@ type stringLit struct {
 // and multi-line strings from line to line. Its errors all go one way: when
 // it cannot tell, it says "code", which only keeps gaps from being bridged.
 type classifier struct {
-	lang  language
+	syn   Syntax
+	known bool       // false: no comment syntax known, every non-blank line is code
 	depth int        // block comment nesting (Rust nests; the others stop at 1)
 	str   *stringLit // literal still open at the end of the previous line
 }
 
-// classifyLines returns the kind of each line of src; index 0 is line 1.
-func classifyLines(lang language, src []byte) []lineKind {
-	c := classifier{lang: lang}
+// ClassifyLines returns the kind of each line of src, a file of the named
+// language (index 0 is line 1). Differential coverage bridges gaps of
+// blank and comment lines with it. A language it does not know has no
+// comments: every non-blank line is code.
+func (r *Registry) ClassifyLines(language string, src []byte) []LineKind {
+	c := classifier{}
+	if l, ok := r.Lookup(language); ok {
+		c.syn, c.known = l.Syntax, true
+	}
 	lines := bytes.Split(src, []byte("\n"))
 	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
 		lines = lines[:n-1] // a final newline does not start a line
 	}
-	kinds := make([]lineKind, len(lines))
+	kinds := make([]LineKind, len(lines))
 	for i, l := range lines {
 		kinds[i] = c.line(bytes.TrimSuffix(l, []byte("\r")))
 	}
 	return kinds
 }
 
-func (c *classifier) line(l []byte) lineKind {
-	if c.lang == langUnknown {
+func (c *classifier) line(l []byte) LineKind {
+	if !c.known {
 		if len(bytes.TrimSpace(l)) == 0 {
-			return lineBlank
+			return LineBlank
 		}
-		return lineCode
+		return LineCode
 	}
 	code, comment := c.str != nil, c.depth > 0
 	for i := 0; i < len(l); {
@@ -90,7 +69,7 @@ func (c *classifier) line(l []byte) lineKind {
 			case hasAt(l, i, "*/"):
 				c.depth--
 				i += 2
-			case c.lang == langRust && hasAt(l, i, "/*"):
+			case c.syn.NestedComments && hasAt(l, i, "/*"):
 				c.depth++
 				i += 2
 			default:
@@ -118,14 +97,14 @@ func (c *classifier) line(l []byte) lineKind {
 	return kindOf(code, comment)
 }
 
-func kindOf(code, comment bool) lineKind {
+func kindOf(code, comment bool) LineKind {
 	switch {
 	case code:
-		return lineCode
+		return LineCode
 	case comment:
-		return lineComment
+		return LineComment
 	}
-	return lineBlank
+	return LineBlank
 }
 
 // scanString advances through an open literal from i and returns where
@@ -164,27 +143,30 @@ func (c *classifier) scanCode(l []byte, i int) int {
 	}
 	switch l[i] {
 	case '"':
-		if c.lang == langCSharp {
+		if c.syn.CSharpLiterals {
 			if n := countByte(l[i:], '"'); n >= 3 { // C# 11 raw string
 				c.str = &stringLit{term: strings.Repeat(`"`, n), multiline: true}
 				return i + n
 			}
 		}
-		c.str = &stringLit{term: `"`, backslash: true, multiline: c.lang == langRust}
+		c.str = &stringLit{term: `"`, backslash: true, multiline: c.syn.RustLiterals}
 		return i + 1
 	case '`':
-		if c.lang == langGo {
+		if c.syn.BacktickStrings {
 			c.str = &stringLit{term: "`", multiline: true}
 		}
 		return i + 1
 	case '\'':
-		if c.lang == langRust {
-			return i + rustCharLen(l[i:])
+		if c.syn.RustLiterals {
+			if n := RustChar(l[i:]); n > 0 {
+				return i + n
+			}
+			return i + 1 // a lifetime or a label
 		}
 		c.str = &stringLit{term: "'", backslash: true}
 		return i + 1
 	case '@', '$':
-		if c.lang == langCSharp {
+		if c.syn.CSharpLiterals {
 			if n := csharpVerbatimPrefix(l[i:]); n > 0 {
 				c.str = &stringLit{term: `"`, doubled: true, multiline: true}
 				return i + n
@@ -198,8 +180,8 @@ func (c *classifier) scanCode(l []byte, i int) int {
 // identifier: C++ R"delim( (after u8, L, u or U), and Rust r#"  or br#".
 // rest is what follows the identifier; n is how much of it the opener takes.
 func (c *classifier) prefixedString(ident, rest []byte) (lit *stringLit, n int) {
-	switch c.lang {
-	case langC:
+	switch {
+	case c.syn.CppRawStrings:
 		switch string(ident) {
 		case "R", "u8R", "LR", "uR", "UR":
 		default:
@@ -213,7 +195,7 @@ func (c *classifier) prefixedString(ident, rest []byte) (lit *stringLit, n int) 
 			return nil, 0
 		}
 		return &stringLit{term: ")" + string(rest[1:open]) + `"`, multiline: true}, open + 1
-	case langRust:
+	case c.syn.RustLiterals:
 		if string(ident) != "r" && string(ident) != "br" {
 			return nil, 0
 		}
@@ -224,22 +206,6 @@ func (c *classifier) prefixedString(ident, rest []byte) (lit *stringLit, n int) 
 		return &stringLit{term: `"` + strings.Repeat("#", hashes), multiline: true}, hashes + 1
 	}
 	return nil, 0
-}
-
-// rustCharLen is the length of a char literal at l[0] == '\”, or 1 when
-// the quote starts a lifetime or label ('a, 'static) instead.
-func rustCharLen(l []byte) int {
-	if len(l) >= 3 && l[1] == '\\' { // the escaped byte may itself be a quote: '\''
-		if end := bytes.IndexByte(l[3:], '\''); end >= 0 {
-			return end + 4
-		}
-		return len(l)
-	}
-	_, size := utf8.DecodeRune(l[1:])
-	if size > 0 && 1+size < len(l) && l[1+size] == '\'' {
-		return size + 2
-	}
-	return 1
 }
 
 // csharpVerbatimPrefix is the length of @", $@" or @$" at the start of l, or 0.

@@ -1,15 +1,18 @@
-package diffcov
+package lang_test
 
 import (
 	"strings"
 	"testing"
+
+	. "github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all"
 )
 
 // kindsString renders line kinds one letter a line: c(ode), b(lank), # (comment).
-func kindsString(kinds []lineKind) string {
+func kindsString(kinds []LineKind) string {
 	var b strings.Builder
 	for _, k := range kinds {
-		b.WriteByte(map[lineKind]byte{lineCode: 'c', lineBlank: 'b', lineComment: '#'}[k])
+		b.WriteByte(map[LineKind]byte{LineCode: 'c', LineBlank: 'b', LineComment: '#'}[k])
 	}
 	return b.String()
 }
@@ -50,22 +53,27 @@ func TestClassifyLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := kindsString(classifyLines(languageOf(tt.file), []byte(tt.src)))
+			got := kindsString(ClassifyLines(Of(tt.file), []byte(tt.src)))
 			if got != tt.want {
-				t.Errorf("classifyLines(%s) = %q, want %q\n%s", tt.file, got, tt.want, tt.src)
+				t.Errorf("ClassifyLines(%s) = %q, want %q\n%s", tt.file, got, tt.want, tt.src)
 			}
 		})
 	}
 }
 
-func TestLanguageOf(t *testing.T) {
-	tests := map[string]language{
-		"a.go": langGo, "x/y.C": langC, "w.hpp": langC, "lib.rs": langRust,
-		"P.cs": langCSharp, "Makefile": langUnknown, "a.py": langUnknown, "go": langUnknown,
-	}
-	for file, want := range tests {
-		if got := languageOf(file); got != want {
-			t.Errorf("languageOf(%q) = %v, want %v", file, got, want)
+// TestRustChar is the one rule of characters against lifetimes, as all
+// three lexers now read it.
+func TestRustChar(t *testing.T) {
+	for s, want := range map[string]int{
+		"'a'": 3, "'\\n'": 4, "'\\''": 4, "'\\\\'": 4, "'\\u{e9}'": 8, "'é'": 4,
+		"'a>(x": 0, "'static str": 0, "'a, 'b>": 0, "'outer: loop": 0, "'": 0,
+		"'\\'\n": 3, // unterminated escape: ends at the line
+	} {
+		if got := RustChar(s); got != want {
+			t.Errorf("RustChar(%q) = %d, want %d", s, got, want)
+		}
+		if got := RustChar([]byte(s)); got != want {
+			t.Errorf("RustChar([]byte %q) = %d, want %d", s, got, want)
 		}
 	}
 }
