@@ -87,8 +87,13 @@ func TestMaskBuildCheck(t *testing.T) {
 		t.Errorf("rust without a build command: check = %+v", got)
 	}
 	script := &manifests.Platform{Name: "windows", Build: &manifests.Command{Shell: "bash", Argv: []string{"make"}}}
-	if got := buildCheck("go", script); got == nil || !reflect.DeepEqual(got.Argv, buildChecks["go"]) {
+	if got := buildCheck("go", script); got == nil || !reflect.DeepEqual(got.Argv, []string{"go", "build", "./..."}) {
 		t.Errorf("go with a bash build: check = %+v", got)
+	}
+	// C# compiles its non-test sources with mcs, defining the target's
+	// platform symbol.
+	if got := buildCheck("csharp", &manifests.Platform{Name: "windows"}); got == nil || got.Argv[0] != "bash" || got.Argv[len(got.Argv)-1] != "WINDOWS" {
+		t.Errorf("csharp on windows: check = %+v", got)
 	}
 }
 
