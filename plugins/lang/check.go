@@ -39,6 +39,11 @@ func (r *Registry) checkOne(name string) []error {
 		if l.SkipStyles == nil {
 			missing("skip styles", "Language.SkipStyles; an empty list says its runners have none")
 		}
+		for i, st := range l.SkipStyles {
+			if st.Name == "" || st.Args == nil {
+				missing(fmt.Sprintf("name or Args of skip style %d", i), "Language.SkipStyles")
+			}
+		}
 		for _, platform := range []string{"linux", "windows"} {
 			if _, ok := l.Probes[platform]; !ok {
 				missing("toolchain probes for "+platform, "Language.Probes; an empty list says the toolchain is pinned another way")

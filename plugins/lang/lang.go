@@ -55,11 +55,11 @@ type Language struct {
 	// Syntax is what the line classifier and the lexers need to know of
 	// comments and literals.
 	Syntax Syntax
-	// SkipStyles are the test runners' skip flags (manifests' skip_style
-	// values) that fit this language's runners; empty: its runners have
-	// none osbench can spell, so skip lists need a test command of their
-	// own.
-	SkipStyles []string
+	// SkipStyles are how this language's test runners leave tests out
+	// (manifests' skip_style values); empty: its runners have none osbench
+	// can spell, so skip lists need a test command of their own. Two
+	// languages may share a style (C and C++).
+	SkipStyles []SkipStyle
 	// Probes are, per platform ("linux", "windows"), the commands whose
 	// output identifies the tools a test run uses; a platform with an empty
 	// list has its toolchain pinned some other way (Go's GOTOOLCHAIN).

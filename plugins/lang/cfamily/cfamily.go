@@ -5,7 +5,11 @@
 // plugins/mask (one lexer and the preprocessor's conditional groups).
 package cfamily
 
-import "github.com/osbench/osbench/plugins/lang"
+import (
+	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
+)
 
 func isTestName(base string) bool { return lang.StemHasSuffix(base, "_test", "_tests") }
 
@@ -28,8 +32,22 @@ var probes = map[string][]lang.Probe{
 	},
 }
 
-// skipStyles: CTest's -E and GoogleTest's negative filter.
-var skipStyles = []string{"ctest", "gtest"}
+// skipStyles: CTest's -E regexp and GoogleTest's negative filter.
+var skipStyles = []lang.SkipStyle{
+	{Name: "ctest", Args: func(entries []string) []string {
+		return []string{"-E", lang.AnchoredAlternation(entries)}
+	}},
+	{Name: "gtest", Args: func(entries []string) []string {
+		// A negative filter: every test but those matching a pattern.
+		// GoogleTest's patterns are globs already; ':' separates them.
+		return []string{"--gtest_filter=-" + strings.Join(entries, ":")}
+	}, EntryProblem: func(entry string) string {
+		if strings.Contains(entry, ":") {
+			return "a GoogleTest filter separates its patterns with ':', so a skip entry cannot contain one."
+		}
+		return ""
+	}},
+}
 
 // C is the C language as registered. Its presets configure and build in
 // the platform's build command, which is the mask step's check, so there

@@ -23,7 +23,7 @@ var Language = lang.Language{
 	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "Tests", "Test") },
 	Syntax:     lang.Syntax{Preprocessor: true, CSharpLiterals: true},
 	// dotnet test's --filter is not a skip flag osbench can spell.
-	SkipStyles: []string{},
+	SkipStyles: []lang.SkipStyle{},
 	Probes: map[string][]lang.Probe{
 		"linux":   {{Argv: []string{"dotnet", "--version"}}},
 		"windows": {{Argv: []string{"dotnet", "--version"}}},

@@ -4,7 +4,11 @@
 // plugins/verify and plugins/mask (go/parser front ends).
 package golang
 
-import "github.com/osbench/osbench/plugins/lang"
+import (
+	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
+)
 
 // Language is Go as registered.
 var Language = lang.Language{
@@ -13,7 +17,9 @@ var Language = lang.Language{
 	// go build compiles x_tests.go into the package: only _test.go is a test.
 	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "_test") },
 	Syntax:     lang.Syntax{BacktickStrings: true},
-	SkipStyles: []string{"go"},
+	SkipStyles: []lang.SkipStyle{{Name: "go", Args: func(entries []string) []string {
+		return []string{"-skip", skipPattern(entries)}
+	}, EntryFor: skipEntry}},
 	// Go's toolchain is pinned by version (GOTOOLCHAIN) and fingerprinted
 	// by `go version` of that toolchain, so there is nothing to probe.
 	Probes: map[string][]lang.Probe{"linux": {}, "windows": {}},
@@ -35,3 +41,42 @@ var Language = lang.Language{
 }
 
 func init() { lang.Register(Language) }
+
+// skipPattern spells entries for go test's -skip, which splits its
+// pattern at unbracketed '|' into alternatives and each alternative at
+// unbracketed '/' into one regexp per level (test, subtest, …): so
+// "TestA" and "TestB/sub" become ^TestA$|^TestB$/^sub$. One group around
+// everything (^(TestA|TestB/sub)$) would never match a subtest, because
+// its '/' is bracketed and so stays part of the top-level regexp.
+func skipPattern(entries []string) string {
+	alts := make([]string, len(entries))
+	for i, e := range entries {
+		levels := strings.Split(e, "/")
+		for j, l := range levels {
+			levels[j] = "^" + lang.GlobRegexp(l) + "$"
+		}
+		alts[i] = strings.Join(levels, "/")
+	}
+	return strings.Join(alts, "|")
+}
+
+// skipEntry is the top-level test of a result ID (package/TestX/sub →
+// TestX), or "" for a package-level result, which no -skip names.
+func skipEntry(id string) string {
+	parts := strings.Split(id, "/")
+	for i, p := range parts {
+		if i > 0 && isTestName(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isTestName(s string) bool {
+	for _, prefix := range []string{"Test", "Example", "Fuzz", "Benchmark"} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}

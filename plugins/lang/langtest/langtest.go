@@ -83,6 +83,14 @@ func Run(t *testing.T, r *lang.Registry, name string, fixtures []Fixture) {
 			t.Errorf("extension %s: Of says %q, want %q", ext, got, name)
 		}
 	}
+	for _, st := range l.SkipStyles {
+		if args := st.Args([]string{"TestA"}); len(args) == 0 {
+			t.Errorf("skip style %s spells no flags for one entry", st.Name)
+		}
+		if got, ok := r.SkipStyle(st.Name); !ok || got.Name != st.Name {
+			t.Errorf("skip style %s: the registry does not find it", st.Name)
+		}
+	}
 	var sources, tests int
 	for _, f := range fixtures {
 		if r.Of(f.Path) != name {

@@ -11,7 +11,20 @@ var Language = lang.Language{
 	Extensions: []string{".rs"},
 	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "_test", "_tests") },
 	Syntax:     lang.Syntax{NestedComments: true, RustLiterals: true},
-	SkipStyles: []string{"libtest"},
+	SkipStyles: []lang.SkipStyle{{Name: "libtest", Args: func(entries []string) []string {
+		args := make([]string, 0, 2*len(entries))
+		for _, t := range entries {
+			args = append(args, "--skip", t)
+		}
+		return args
+	}, EntryProblem: func(entry string) string {
+		// libtest's --skip matches substrings, so it can express neither a
+		// whole name with a wildcard nor a glob.
+		if lang.IsGlob(entry) {
+			return "libtest's --skip takes substrings, not globs; list the tests, or a substring shared by exactly those tests."
+		}
+		return ""
+	}}},
 	Probes: map[string][]lang.Probe{
 		"linux": {
 			{Argv: []string{"rustc", "--version"}},
