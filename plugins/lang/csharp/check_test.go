@@ -144,3 +144,16 @@ func TestMaskLeavesCodeOutsidePlatformConstructs(t *testing.T) {
 		t.Errorf("masked code no platform construct selects: %+v\n%s", out.Actions, out.Source)
 	}
 }
+
+func TestMaskBracelessPlatformIf(t *testing.T) {
+	src := []byte("class A {\n    static int F(out int n) {\n        if (OperatingSystem.IsWindows())\n            return Native(out n);\n        n = 0;\n        return 1;\n    }\n}\n")
+	out, err := MaskRules{}.Mask(context.Background(), lang.MaskInput{Path: "A.cs", Source: src,
+		Regions: []schemas.VerifiedRegion{{Region: schemas.Region{Start: 4, End: 4}, Verdict: schemas.Verdict{Label: schemas.LabelConditional}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "            { n = default(int); return default(int); }\n"
+	if !bytes.Contains(out.Source, []byte(want)) || len(out.Actions) != 1 || out.Actions[0].Kind != lang.KindStatements {
+		t.Errorf("braceless platform if: %+v\n%s", out.Actions, out.Source)
+	}
+}

@@ -12,8 +12,8 @@ import (
 // MaskRules is the rules masker for C#. Only code a platform construct
 // selects is touched:
 //
-//   - the block of an if on OperatingSystem.Is*() or
-//     RuntimeInformation.IsOSPlatform(…) (or the else of one), and the
+//   - the block (or braceless statement) of an if on OperatingSystem.Is*()
+//     or RuntimeInformation.IsOSPlatform(…) (or the else block of one), and the
 //     branch of an #if on a platform symbol (#if WINDOWS) inside a body,
 //     become an early return of the member's quiet zero value (yield break
 //     in an iterator, the out parameters assigned first), so no code of the
@@ -58,6 +58,9 @@ func (MaskRules) Mask(ctx context.Context, in lang.MaskInput) (lang.MaskOutput, 
 		actions []lang.Action
 	)
 	for _, r := range in.Regions {
+		if r.Start < 1 || r.End < r.Start || r.Start > len(lineStarts) {
+			return lang.MaskOutput{}, fmt.Errorf("mask %s: region %d-%d outside the file's %d lines", in.Path, r.Start, r.End, len(lineStarts))
+		}
 		from, to := lineStarts[r.Start-1], lineEnd(src, lineStarts, r.End)
 		e, why := maskRegion(src, st, branches, from, to)
 		if e == nil {
@@ -94,6 +97,14 @@ func maskRegion(src []byte, st structure, branches []ppBranch, from, to int) (*e
 				what: "platform if-branch"}
 		}
 	}
+	for _, sp := range st.stmts {
+		if lineStart(src, sp[0]) > from || sp[1] < to {
+			continue
+		}
+		if best == nil || sp[0] > best.start {
+			best = &candidate{start: sp[0], end: sp[1], kind: lang.KindStatements, what: "platform if-statement"}
+		}
+	}
 	for _, pb := range branches {
 		if pb.start > from || pb.end < to {
 			continue
@@ -111,8 +122,11 @@ func maskRegion(src []byte, st structure, branches []ppBranch, from, to int) (*e
 	}
 	stmt := earlyReturn(m)
 	text := "\n" + best.indent + "    " + stmt + "\n" + best.indent
-	if best.kind == lang.KindPreprocessorBlock {
+	switch {
+	case best.kind == lang.KindPreprocessorBlock:
 		text = best.indent + stmt + "\n"
+	case best.what == "platform if-statement":
+		text = "{ " + stmt + " }"
 	}
 	return &edit{start: best.start, end: best.end, text: text, kind: best.kind,
 		detail: fmt.Sprintf("%s in %s: %s", best.what, m.name, stmt)}, ""

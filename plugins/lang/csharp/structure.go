@@ -59,6 +59,10 @@ type member struct {
 type structure struct {
 	blocks  []*block
 	members []*member
+	// stmts are the braceless statements of platform ifs
+	// (if (OperatingSystem.IsWindows()) return x;): offsets of the
+	// statement's first byte and of the end of its ;.
+	stmts [][2]int
 }
 
 // read finds the blocks and members of a lexed file.
@@ -119,8 +123,13 @@ func read(src []byte, lx lexed) structure {
 					st.members = append(st.members, m)
 				}
 			}
-			if b := top(); b != nil && b.kind == memberBlock && hasWord(header, "yield") {
-				b.member.iterator = true
+			if m := innermostMember(stack); m != nil {
+				if hasWord(header, "yield") {
+					m.iterator = true
+				}
+				if start, ok := bracelessPlatformIf(src, header); ok {
+					st.stmts = append(st.stmts, [2]int{start, t.end})
+				}
 			}
 			header = nil
 		default:
@@ -135,6 +144,29 @@ func read(src []byte, lx lexed) structure {
 		}
 	}
 	return st
+}
+
+// innermostMember is the member whose body holds the top of the stack.
+func innermostMember(stack []*block) *member {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].kind == memberBlock {
+			return stack[i].member
+		}
+	}
+	return nil
+}
+
+// bracelessPlatformIf returns where the statement of "if (platform check)
+// statement" starts, for a header ending at that statement's ;.
+func bracelessPlatformIf(src []byte, header []token) (int, bool) {
+	if len(header) < 4 || header[0].text != "if" || header[1].text != "(" {
+		return 0, false
+	}
+	closeIdx := matching(header, 1)
+	if closeIdx < 0 || closeIdx+1 >= len(header) || !platformCheck.MatchString(text(src, header[:closeIdx+1])) {
+		return 0, false
+	}
+	return header[closeIdx+1].start, true
 }
 
 func text(src []byte, ts []token) string {
@@ -254,6 +286,9 @@ func parseMember(src []byte, header []token) *member {
 				}
 			}
 		}
+	}
+	if nameEnd-1 < i {
+		return nil // no name before the < … >
 	}
 	nameTok := ts[nameEnd-1]
 	if !isIdentByte(nameTok.text[0]) || statementWord[nameTok.text] {

@@ -45,5 +45,12 @@ namespace Csplat
             var s = @"if (OperatingSystem.IsWindows()) { "" }";
             return s.Length > 0 ? "rules" : "";
         }
+
+        public static string ListSeparator()
+        {
+            if (OperatingSystem.IsWindows())
+                return ";";
+            return ":";
+        }
     }
 }
