@@ -190,6 +190,12 @@ const (
 	KindSkipped = "skipped"
 )
 
+// NeutralError is the message of the error a placeholder returns where
+// its function has an error result (Go's error, Rust's io::Error): callers
+// check it before they use the other results, so a masked function fails
+// them by their own error handling.
+const NeutralError = "not implemented on this platform"
+
 // entry is a language and the rule sets attached to it.
 type entry struct {
 	lang   *Language

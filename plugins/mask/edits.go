@@ -1,97 +1,34 @@
 package mask
 
-import (
-	"bytes"
-	"fmt"
-	"sort"
-)
+import "github.com/osbench/osbench/plugins/lang/srcedit"
 
-// edit replaces src[start:end] with text. Edits of one file never overlap;
-// the maskers resolve nesting before they produce them.
+// The Go and C maskers' names for plugins/lang/srcedit, which every
+// language's masker shares.
+
+// edit replaces src[start:end] with text.
 type edit struct {
 	start, end int
 	text       string
 }
 
-// applyEdits returns src with edits applied; it reports overlapping edits,
-// which would be a bug of the masker that made them.
+// applyEdits returns src with edits applied (srcedit.Apply).
 func applyEdits(src []byte, edits []edit) ([]byte, error) {
-	sorted := append([]edit(nil), edits...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
-	var out bytes.Buffer
-	at := 0
-	for _, e := range sorted {
-		if e.start < at || e.end < e.start || e.end > len(src) {
-			return nil, fmt.Errorf("edit %d-%d overlaps the previous one or leaves the file", e.start, e.end)
-		}
-		out.Write(src[at:e.start])
-		out.WriteString(e.text)
-		at = e.end
+	out := make([]srcedit.Edit, len(edits))
+	for i, e := range edits {
+		out[i] = srcedit.Edit{Start: e.start, End: e.end, Text: e.text}
 	}
-	out.Write(src[at:])
-	return out.Bytes(), nil
+	return srcedit.Apply(src, out)
 }
 
 // lineIndex maps between byte offsets and 1-based lines of one text.
-type lineIndex struct {
-	src    []byte
-	starts []int // starts[i] is the offset of line i+1
-}
+type lineIndex struct{ srcedit.Lines }
 
-func newLineIndex(src []byte) lineIndex {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
-	}
-	return lineIndex{src: src, starts: starts}
-}
+func newLineIndex(src []byte) lineIndex { return lineIndex{srcedit.NewLines(src)} }
 
-// lineOf returns the 1-based line holding offset off.
-func (x lineIndex) lineOf(off int) int {
-	return sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off })
-}
-
-// start returns the offset of the first byte of line (1-based).
-func (x lineIndex) start(line int) int { return x.starts[line-1] }
-
-// end returns the offset just past line's newline (or the end of the text).
-func (x lineIndex) end(line int) int {
-	if line < len(x.starts) {
-		return x.starts[line]
-	}
-	return len(x.src)
-}
-
-// indent returns the leading blanks of line.
-func (x lineIndex) indent(line int) string {
-	s := x.start(line)
-	e := s
-	for e < len(x.src) && (x.src[e] == ' ' || x.src[e] == '\t') {
-		e++
-	}
-	return string(x.src[s:e])
-}
-
-// blankBefore reports whether only blanks precede off on its line.
-func (x lineIndex) blankBefore(off int) bool {
-	return len(bytes.TrimSpace(x.src[x.start(x.lineOf(off)):off])) == 0
-}
-
-// restOfLine returns what follows off on its line, newline excluded.
-func (x lineIndex) restOfLine(off int) []byte {
-	e := x.end(x.lineOf(off))
-	return bytes.TrimRight(x.src[off:e], "\r\n")
-}
-
-// sortActions orders actions by the region they came from, then kind.
-func sortActions(actions []Action) {
-	sort.SliceStable(actions, func(i, j int) bool {
-		a, b := actions[i].Region, actions[j].Region
-		if a.Start != b.Start {
-			return a.Start < b.Start
-		}
-		return a.End < b.End
-	})
-}
+func (x lineIndex) lineOf(off int) int        { return x.LineOf(off) }
+func (x lineIndex) start(line int) int        { return x.Start(line) }
+func (x lineIndex) end(line int) int          { return x.End(line) }
+func (x lineIndex) indent(line int) string    { return x.Indent(line) }
+func (x lineIndex) blankBefore(off int) bool  { return x.BlankBefore(off) }
+func (x lineIndex) restOfLine(off int) []byte { return x.RestOfLine(off) }
+func sortActions(actions []Action)            { srcedit.SortActions(actions) }

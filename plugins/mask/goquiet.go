@@ -5,14 +5,17 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
 )
 
 // NeutralError is the message of the error a Go placeholder returns when
 // its function has an error result: callers check it before they use the
 // other results, so a masked function fails its callers by their own error
 // handling instead of handing them a nil pointer to dereference or a false
-// "not yet" to retry forever.
-const NeutralError = "not implemented on this platform"
+// "not yet" to retry forever. Every language's placeholders use the same
+// message (plugins/lang).
+const NeutralError = lang.NeutralError
 
 // placeholderReturn is the return statement of a placeholder: the zero
 // values of fn's results, except that a last result of type error gets

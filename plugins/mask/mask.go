@@ -57,24 +57,9 @@
 //     statement of a function whose whole body another region masks) give
 //     way to the outer one.
 //
-//   - Rust (a small lexer and the items, blocks and attributes it finds):
-//     in a file the source compiles, only code under cfg is touched. The
-//     content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
-//     branch in a function body is removed, or becomes Default::default()
-//     (Ok(…) of it for a Result) when it is the body's value; a function
-//     only the target compiles (under cfg, or anywhere in a file the
-//     source does not compile: a module only the target declares) keeps
-//     its signature and loses its whole body as soon as a region touches
-//     it; a const or static of a primitive type gets its zero literal. An
-//     io::Result (or Result<T, io::Error>) placeholder is
-//     Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
-//     Ok of a default the callers would take for a success; other error
-//     types are the crate's own and get Ok(Default::default()). Use declarations and type
-//     declarations are kept (KindUnmasked says so). With Input.Coarse set,
-//     a function both platforms compile gets #[cfg(target)] { placeholder }
-//     #[cfg(not(target))] { original body, target blocks emptied }
-//     (rustcoarse.go). Test code (#[test] functions, #[cfg(test)] modules)
-//     is never masked.
+//   - Rust: plugins/lang/rust, whose package holds its lexer and rules
+//     (cfg blocks and cfg! branches, target-only functions, constants; the
+//     package comment says how).
 //
 //   - C#: plugins/lang/csharp, whose package holds all of C# (its rules
 //     attach to the same registry as the ones above).
@@ -184,9 +169,6 @@ func init() {
 			return maskCFamily(in.Path, in.Source, cpp, regions, in.Coarse)
 		}})
 	}
-	lang.AttachMask(LangRust, ruleSet{version: "1", mask: func(in Input, regions []schemas.VerifiedRegion) (Output, error) {
-		return maskRust(in.Path, in.Source, regions, in.Coarse)
-	}})
 }
 
 // ruleSet is the mask rules of a language implemented in this package,

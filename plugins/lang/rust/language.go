@@ -1,6 +1,27 @@
-// Package rust registers Rust with plugins/lang. Its verify and mask rules
-// are attached by plugins/verify and plugins/mask; the character-versus-
-// lifetime rule all of them need is lang.RustChar.
+// Package rust is Rust for osbench: its files, syntax, skip style, probes
+// and prompt material, and its rules masker (MaskRules: a small lexer and
+// the items, blocks and attributes it finds). The masker's rules:
+//
+// In a file the source compiles, only code under cfg is touched. The
+// content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
+// branch in a function body is removed, or becomes Default::default()
+// (Ok(…) of it for a Result) when it is the body's value; a function
+// only the target compiles (under cfg, or anywhere in a file the
+// source does not compile: a module only the target declares) keeps
+// its signature and loses its whole body as soon as a region touches
+// it; a const or static of a primitive type gets its zero literal. An
+// io::Result (or Result<T, io::Error>) placeholder is
+// Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
+// Ok of a default the callers would take for a success; other error
+// types are the crate's own and get Ok(Default::default()). Use declarations and type
+// declarations are kept (KindUnmasked says so). With Input.Coarse set,
+// a function both platforms compile gets #[cfg(target)] { placeholder }
+// #[cfg(not(target))] { original body, target blocks emptied }
+// (coarse.go). Test code (#[test] functions, #[cfg(test)] modules)
+// is never masked.
+//
+// Its verify rules are plugins/verify's brace scanner, attached there; the
+// character-versus-lifetime rule all the lexers share is lang.RustChar.
 package rust
 
 import "github.com/osbench/osbench/plugins/lang"
@@ -57,4 +78,7 @@ var Language = lang.Language{
 	CacheEnv: []string{"CARGO_HOME"},
 }
 
-func init() { lang.Register(Language) }
+func init() {
+	lang.Register(Language)
+	lang.AttachMask(lang.Rust, MaskRules{})
+}

@@ -1,4 +1,4 @@
-package mask
+package rust
 
 import (
 	"fmt"
@@ -657,13 +657,13 @@ func (m *rustMasker) contentEdit(u *runit, ph []string) edit {
 	f := m.f
 	first, last := f.toks[u.open+1], f.toks[u.close-1]
 	if u.kind == ruConst {
-		return edit{first.start, last.end, ph[0]}
+		return edit{Start: first.start, End: last.end, Text: ph[0]}
 	}
 	var start, end int
 	var text strings.Builder
 	if first.line > f.toks[u.open].line {
-		start = f.lines.start(first.line)
-		indent := f.lines.indent(first.line)
+		start = f.lines.Start(first.line)
+		indent := f.lines.Indent(first.line)
 		if len(ph) > 0 {
 			text.WriteString(indent + strings.Join(ph, "\n"+indent))
 		}
@@ -674,7 +674,7 @@ func (m *rustMasker) contentEdit(u *runit, ph []string) edit {
 		}
 	}
 	if lastLine := f.lastLine(u.close - 1); lastLine < f.toks[u.close].line {
-		end = f.lines.end(lastLine)
+		end = f.lines.End(lastLine)
 		if len(ph) > 0 {
 			text.WriteString("\n")
 		}
@@ -684,5 +684,5 @@ func (m *rustMasker) contentEdit(u *runit, ph []string) edit {
 			text.WriteString(" ")
 		}
 	}
-	return edit{start, end, text.String()}
+	return edit{Start: start, End: end, Text: text.String()}
 }

@@ -1,10 +1,12 @@
-package mask
+package rust_test
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/lang/srcedit"
+	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -78,13 +80,13 @@ func FuzzMaskRust(f *testing.F) {
 	f.Add([]byte("fn f() -> u8 {\n    #[cfg(windows)]\n    { r#\"}\"#; '}'; b'{' }\n}\n"), 3, 3, false)
 	f.Add([]byte("/* /* } */ */ fn g<'a>(x: &'a str) -> &'a str {\n    if cfg!(unix) { x } else { \"\" }\n}\n"), 2, 2, true)
 	f.Fuzz(func(t *testing.T, src []byte, start, end int, coarse bool) {
-		n := countLines(src)
+		n := srcedit.CountLines(src)
 		if n == 0 || start < 1 || end < start || end > n {
 			return
 		}
-		in := Input{Path: "src/lib.rs", Source: src, Coarse: coarse,
+		in := mask.Input{Path: "src/lib.rs", Source: src, Coarse: coarse,
 			Regions: []schemas.VerifiedRegion{{Region: schemas.Region{Start: start, End: end, SourceCompiled: true}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}}}
-		out, err := Rules{}.Mask(context.Background(), in)
+		out, err := mask.Rules{}.Mask(context.Background(), in)
 		if err != nil {
 			return // test code, or a file the rules refuse: an error, not a panic
 		}

@@ -1,6 +1,7 @@
-package mask
+package rust_test
 
 import (
+	"github.com/osbench/osbench/plugins/mask"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestRustFixtureGolden(t *testing.T) {
 			out := runFixtureMask(t, fm)
 			checkGolden(t, name, render(out))
 			for _, a := range out.Actions {
-				if a.Kind == KindUnmasked {
+				if a.Kind == mask.KindUnmasked {
 					t.Errorf("region %d-%d left unmasked: %s", a.Region.Start, a.Region.End, a.Detail)
 				}
 			}

@@ -1,4 +1,4 @@
-package mask
+package rust
 
 import "strings"
 
@@ -474,5 +474,5 @@ func exclusive(p, q string) bool {
 // lastLine returns the line of the last byte of token i.
 func (f *rfile) lastLine(i int) int {
 	t := f.toks[i]
-	return f.lines.lineOf(max(t.start, t.end-1))
+	return f.lines.LineOf(max(t.start, t.end-1))
 }

@@ -1,4 +1,4 @@
-package mask
+package rust
 
 import (
 	"fmt"
@@ -65,7 +65,7 @@ func (m *rustMasker) maskCoarse(r schemas.Region) (done bool, note string) {
 		return decline("no cfg block or cfg! branch of function " + fnb.fn.name + " lies in the region")
 	}
 	toks := f.toks
-	if fnb.close <= fnb.open+1 || toks[fnb.open+1].line == toks[fnb.open].line || !f.lines.blankBefore(toks[fnb.close].start) {
+	if fnb.close <= fnb.open+1 || toks[fnb.open+1].line == toks[fnb.open].line || !f.lines.BlankBefore(toks[fnb.close].start) {
 		return decline("the braces of function " + fnb.fn.name + " do not stand at the ends of their lines")
 	}
 	ph := m.unusedParams(fnb.fn)
@@ -129,17 +129,17 @@ func (m *rustMasker) guardEdits() []edit {
 		if len(g.preds) > 1 {
 			pred = "any(" + strings.Join(g.preds, ", ") + ")"
 		}
-		indent := f.lines.indent(f.toks[g.fn.close].line) + "    "
+		indent := f.lines.Indent(f.toks[g.fn.close].line) + "    "
 		var head strings.Builder
 		head.WriteString(indent + "#[cfg(" + pred + ")]\n" + indent + "{\n")
 		for _, s := range g.ph {
 			head.WriteString(indent + "    " + s + "\n")
 		}
 		head.WriteString(indent + "}\n" + indent + "#[cfg(not(" + pred + "))]\n" + indent + "{\n")
-		at := f.lines.end(f.toks[open].line)
-		edits = append(edits, edit{at, at, head.String()})
-		at = f.lines.start(f.toks[g.fn.close].line)
-		edits = append(edits, edit{at, at, indent + "}\n"})
+		at := f.lines.End(f.toks[open].line)
+		edits = append(edits, edit{Start: at, End: at, Text: head.String()})
+		at = f.lines.Start(f.toks[g.fn.close].line)
+		edits = append(edits, edit{Start: at, End: at, Text: indent + "}\n"})
 	}
 	return edits
 }
