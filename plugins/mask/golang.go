@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/lang/srcedit"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -326,16 +327,8 @@ func (m *goMasker) emit(removals []*goRemoval, note string) {
 	// regions that produced nothing are reported by maskGo.
 }
 
-func describe(ph []string) string {
-	if len(ph) == 0 {
-		return "nothing"
-	}
-	sep := "; "
-	if strings.HasSuffix(ph[0], ";") {
-		sep = " " // C and C++ statements carry their own semicolons
-	}
-	return "`" + strings.Join(ph, sep) + "`"
-}
+// describe is how an Action's Detail shows placeholder statements.
+func describe(ph []string) string { return srcedit.Describe(ph) }
 
 // placeholder returns the statements that stand in for the removal.
 func (r *goRemoval) placeholder(m *goMasker) []string {

@@ -163,12 +163,6 @@ func init() {
 	lang.AttachMask(LangGo, ruleSet{version: "1", mask: func(in Input, regions []schemas.VerifiedRegion) (Output, error) {
 		return maskGo(in.Path, in.Source, regions, in.Coarse)
 	}})
-	for _, l := range []string{LangC, LangCPP} {
-		cpp := l == LangCPP
-		lang.AttachMask(l, ruleSet{version: "1", mask: func(in Input, regions []schemas.VerifiedRegion) (Output, error) {
-			return maskCFamily(in.Path, in.Source, cpp, regions, in.Coarse)
-		}})
-	}
 }
 
 // ruleSet is the mask rules of a language implemented in this package,

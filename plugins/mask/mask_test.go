@@ -143,17 +143,6 @@ func TestMaskGo(t *testing.T) {
 	}
 }
 
-func TestMaskCUnguardedIsLeftAlone(t *testing.T) {
-	src := "int f(int x)\n{\n    return x + 1;\n}\n"
-	out, err := Rules{}.Mask(context.Background(), Input{Path: "f.c", Source: []byte(src), Regions: []schemas.VerifiedRegion{region(3, 3)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(out.Source) != src || len(out.Actions) != 1 || out.Actions[0].Kind != KindUnmasked {
-		t.Errorf("got %q, actions %+v", out.Source, out.Actions)
-	}
-}
-
 // FuzzMaskGo: whatever the source and regions, Mask never panics, and a
 // masked file it returns parses.
 func FuzzMaskGo(f *testing.F) {

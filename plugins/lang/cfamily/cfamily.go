@@ -98,4 +98,6 @@ var CPP = lang.Language{
 func init() {
 	lang.Register(C)
 	lang.Register(CPP)
+	lang.AttachMask(lang.C, MaskRules{})
+	lang.AttachMask(lang.CPP, MaskRules{CPP: true})
 }

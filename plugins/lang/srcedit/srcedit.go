@@ -111,3 +111,15 @@ func CountLines(src []byte) int {
 	}
 	return n
 }
+
+// Describe is how an Action's Detail shows placeholder statements.
+func Describe(ph []string) string {
+	if len(ph) == 0 {
+		return "nothing"
+	}
+	sep := "; "
+	if strings.HasSuffix(ph[0], ";") {
+		sep = " " // C and C++ statements carry their own semicolons
+	}
+	return "`" + strings.Join(ph, sep) + "`"
+}

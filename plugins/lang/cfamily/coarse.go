@@ -1,4 +1,4 @@
-package mask
+package cfamily
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ func (m *cMasker) guardBody(r schemas.Region, bi int, fn *cfunc) string {
 	if fn.close < 0 || fn.open+1 >= fn.close {
 		return "the function body is not closed"
 	}
-	if toks[fn.open+1].line == toks[fn.open].line || !lines.blankBefore(toks[fn.close].start) {
+	if toks[fn.open+1].line == toks[fn.open].line || !lines.BlankBefore(toks[fn.close].start) {
 		return "the body's braces do not stand at the ends of their lines"
 	}
 	cond, why := m.branchCondition(bi, fn)
@@ -93,14 +93,14 @@ func (m *cMasker) enclosingDone(bi int, fn *cfunc) bool {
 // emptyLines removes lines first..last, dropping the edits made inside
 // them before (those of nested branches).
 func (m *cMasker) emptyLines(first, last int) {
-	start, end := m.f.lines.start(first), m.f.lines.end(last)
+	start, end := m.f.lines.Start(first), m.f.lines.End(last)
 	kept := m.edits[:0]
 	for _, e := range m.edits {
-		if e.start < start || e.end > end {
+		if e.Start < start || e.End > end {
 			kept = append(kept, e)
 		}
 	}
-	m.edits = append(kept, edit{start, end, ""})
+	m.edits = append(kept, edit{Start: start, End: end, Text: ""})
 }
 
 // guardEdits adds the guard lines of every guarded body: the placeholder
@@ -119,9 +119,9 @@ func (m *cMasker) guardEdits() {
 		if len(g.conds) > 1 {
 			cond = "(" + strings.Join(g.conds, ") || (") + ")"
 		}
-		indent := lines.indent(toks[open+1].line)
+		indent := lines.Indent(toks[open+1].line)
 		if indent == "" {
-			indent = lines.indent(toks[g.fn.close].line) + "    "
+			indent = lines.Indent(toks[g.fn.close].line) + "    "
 		}
 		var head strings.Builder
 		head.WriteString("#if " + cond + "\n")
@@ -129,10 +129,10 @@ func (m *cMasker) guardEdits() {
 			head.WriteString(indent + s + "\n")
 		}
 		head.WriteString("#else\n")
-		at := lines.end(toks[open].line)
-		m.edits = append(m.edits, edit{at, at, head.String()})
-		at = lines.start(toks[g.fn.close].line)
-		m.edits = append(m.edits, edit{at, at, "#endif\n"})
+		at := lines.End(toks[open].line)
+		m.edits = append(m.edits, edit{Start: at, End: at, Text: head.String()})
+		at = lines.Start(toks[g.fn.close].line)
+		m.edits = append(m.edits, edit{Start: at, End: at, Text: "#endif\n"})
 	}
 }
 

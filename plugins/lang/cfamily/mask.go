@@ -1,4 +1,4 @@
-package mask
+package cfamily
 
 import (
 	"fmt"
@@ -549,12 +549,12 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 			}
 		}
 		m.done[b.tokLo] = true
-		indent := m.f.lines.indent(toks[b.tokLo].line)
+		indent := m.f.lines.Indent(toks[b.tokLo].line)
 		var text strings.Builder
 		for _, s := range ph {
 			text.WriteString(indent + s + "\n")
 		}
-		m.edits = append(m.edits, edit{m.f.lines.start(b.first), m.f.lines.end(b.last), text.String()})
+		m.edits = append(m.edits, edit{Start: m.f.lines.Start(b.first), End: m.f.lines.End(b.last), Text: text.String()})
 		m.actions = append(m.actions, Action{Region: r, Kind: KindPreprocessorBlock,
 			Detail: fmt.Sprintf("%sfunction %s: branch on lines %d-%d replaced by %s", note, fn.name, b.first, b.last, describe(ph))})
 		return
@@ -565,7 +565,7 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 		return
 	}
 	first, last := toks[seg[0]].line, toks[seg[len(seg)-1]].line
-	m.edits = append(m.edits, edit{m.f.lines.start(first), m.f.lines.end(last), ""})
+	m.edits = append(m.edits, edit{Start: m.f.lines.Start(first), End: m.f.lines.End(last), Text: ""})
 	m.actions = append(m.actions, Action{Region: r, Kind: KindStatements,
 		Detail: fmt.Sprintf("function %s: statements on lines %d-%d removed", fn.name, first, last)})
 }
@@ -639,12 +639,12 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 	toks, lines := m.f.lx.tokens, m.f.lines
 	start, end := toks[open].end, toks[close].start
 	if toks[open].line == toks[close].line {
-		return edit{start, end, " " + strings.Join(ph, " ") + " "}
+		return edit{Start: start, End: end, Text: " " + strings.Join(ph, " ") + " "}
 	}
-	outer := lines.indent(toks[close].line)
+	outer := lines.Indent(toks[close].line)
 	inner := outer + "    "
 	if open+1 < close && toks[open+1].line > toks[open].line {
-		inner = lines.indent(toks[open+1].line)
+		inner = lines.Indent(toks[open+1].line)
 	}
 	var b strings.Builder
 	b.WriteString("\n")
@@ -652,7 +652,7 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 		b.WriteString(inner + s + "\n")
 	}
 	b.WriteString(outer)
-	return edit{start, end, b.String()}
+	return edit{Start: start, End: end, Text: b.String()}
 }
 
 // placeholder returns the statements of a quiet body for fn: every

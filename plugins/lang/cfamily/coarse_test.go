@@ -1,4 +1,4 @@
-package mask
+package cfamily_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/lang/cfamily"
+	"github.com/osbench/osbench/plugins/lang/srcedit"
+	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -31,7 +34,7 @@ func TestMaskCCoarse(t *testing.T) {
 			regions: []schemas.VerifiedRegion{region(4, 4)},
 			want: "int count(const char *p)\n{\n#ifdef _WIN32\n#else\n    const char sep = '/';\n#endif\n" +
 				"    int n = 0;\n    for (; *p; p++)\n        n += *p == sep;\n    return n;\n}\n",
-			kinds: []string{KindStatements},
+			kinds: []string{mask.KindStatements},
 		},
 		{
 			name: "coarse masking guards the whole body instead",
@@ -41,7 +44,7 @@ func TestMaskCCoarse(t *testing.T) {
 			coarse:  true,
 			want: "int count(const char *p)\n{\n#if defined(_WIN32)\n    (void)p;\n    return 0;\n#else\n#ifdef _WIN32\n#else\n    const char sep = '/';\n#endif\n" +
 				"    int n = 0;\n    for (; *p; p++)\n        n += *p == sep;\n    return n;\n#endif\n}\n",
-			kinds: []string{KindFunctionBody},
+			kinds: []string{mask.KindFunctionBody},
 		},
 		{
 			name: "an #elif branch is guarded by its own test and the negation of those before it",
@@ -51,7 +54,7 @@ func TestMaskCCoarse(t *testing.T) {
 			coarse:  true,
 			want: "void put(char *s)\n{\n#if !(defined(__linux__) || defined(__APPLE__)) && defined(_WIN32)\n    (void)s;\n    return;\n#else\n" +
 				"#if defined(__linux__) || defined(__APPLE__)\n    s[0] = '/';\n#elif defined(_WIN32) /* and Cygwin? */\n#endif\n    s[1] = 0;\n#endif\n}\n",
-			kinds: []string{KindFunctionBody},
+			kinds: []string{mask.KindFunctionBody},
 		},
 		{
 			name:    "the #else of #ifndef, and a nested group, make one guard",
@@ -60,7 +63,7 @@ func TestMaskCCoarse(t *testing.T) {
 			coarse:  true,
 			want: "long size(int fd)\n{\n#if (defined(_WIN32)) || (defined(_WIN32) && (_MSC_VER > 1900))\n    (void)fd;\n    return 0;\n#else\n" +
 				"    long n = 0;\n#ifndef _WIN32\n    n = 1;\n#else\n#endif\n    return n;\n#endif\n}\n",
-			kinds: []string{KindFunctionBody, KindFunctionBody},
+			kinds: []string{mask.KindFunctionBody, mask.KindFunctionBody},
 		},
 		{
 			name:    "a body whose brace shares a line with code is not guarded",
@@ -68,11 +71,11 @@ func TestMaskCCoarse(t *testing.T) {
 			regions: []schemas.VerifiedRegion{region(3, 3)},
 			coarse:  true,
 			want:    "int f(int x) { int y = x;\n#ifdef _WIN32\n#endif\n    return y;\n}\n",
-			kinds:   []string{KindPreprocessorBlock},
+			kinds:   []string{mask.KindPreprocessorBlock},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Rules{}.Mask(context.Background(), Input{Path: "f.c", Source: []byte(tc.src), Regions: tc.regions, Coarse: tc.coarse})
+			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "f.c", Source: []byte(tc.src), Regions: tc.regions, Coarse: tc.coarse})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +89,7 @@ func TestMaskCCoarse(t *testing.T) {
 			if !reflect.DeepEqual(kinds, tc.kinds) {
 				t.Errorf("action kinds = %v, want %v (%+v)", kinds, tc.kinds, out.Actions)
 			}
-			if tc.kinds[0] == KindPreprocessorBlock && !strings.Contains(out.Actions[0].Detail, "coarse declined") {
+			if tc.kinds[0] == mask.KindPreprocessorBlock && !strings.Contains(out.Actions[0].Detail, "coarse declined") {
 				t.Errorf("the fallback is not recorded: %+v", out.Actions)
 			}
 		})
@@ -103,17 +106,17 @@ func TestMaskCCoarseEveryLine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := countLines(src)
+		lines := srcedit.CountLines(src)
 		var all []schemas.VerifiedRegion
 		for l := 1; l <= lines; l++ {
 			all = append(all, region(l, l))
 		}
 		for _, regions := range append([][]schemas.VerifiedRegion{all}, splitEach(all)...) {
-			out, err := Rules{}.Mask(context.Background(), Input{Path: path.Base(file), Source: src, Regions: regions, Coarse: true})
+			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: path.Base(file), Source: src, Regions: regions, Coarse: true})
 			if err != nil {
 				t.Fatalf("%s lines %d-%d: %v", file, regions[0].Start, regions[len(regions)-1].End, err)
 			}
-			if opens, closes := countDirectives(out.Source); opens != closes {
+			if opens, closes := cfamily.CountDirectives(out.Source); opens != closes {
 				t.Fatalf("%s lines %d-%d: %d groups opened, %d closed:\n%s", file, regions[0].Start, regions[len(regions)-1].End, opens, closes, out.Source)
 			}
 		}
@@ -128,14 +131,13 @@ func splitEach(rs []schemas.VerifiedRegion) [][]schemas.VerifiedRegion {
 	return out
 }
 
-func countDirectives(src []byte) (opens, closes int) {
-	for _, d := range lexC(src, true).directives {
-		switch d.name {
-		case "if", "ifdef", "ifndef":
-			opens++
-		case "endif":
-			closes++
-		}
+func TestMaskCUnguardedIsLeftAlone(t *testing.T) {
+	src := "int f(int x)\n{\n    return x + 1;\n}\n"
+	out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "f.c", Source: []byte(src), Regions: []schemas.VerifiedRegion{region(3, 3)}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return opens, closes
+	if string(out.Source) != src || len(out.Actions) != 1 || out.Actions[0].Kind != mask.KindUnmasked {
+		t.Errorf("got %q, actions %+v", out.Source, out.Actions)
+	}
 }

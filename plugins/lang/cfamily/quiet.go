@@ -1,4 +1,4 @@
-package mask
+package cfamily
 
 import (
 	"fmt"
@@ -114,14 +114,14 @@ func (m *cMasker) refusal(fn *cfunc, lo, hi int) string {
 func dropNestedEdits(edits []edit) []edit {
 	sorted := append([]edit(nil), edits...)
 	sort.SliceStable(sorted, func(i, j int) bool {
-		if sorted[i].start != sorted[j].start {
-			return sorted[i].start < sorted[j].start
+		if sorted[i].Start != sorted[j].Start {
+			return sorted[i].Start < sorted[j].Start
 		}
-		return sorted[i].end > sorted[j].end
+		return sorted[i].End > sorted[j].End
 	})
 	var out []edit
 	for _, e := range sorted {
-		if n := len(out); n > 0 && out[n-1].start <= e.start && e.end <= out[n-1].end && e.start < out[n-1].end {
+		if n := len(out); n > 0 && out[n-1].Start <= e.Start && e.End <= out[n-1].End && e.Start < out[n-1].End {
 			continue
 		}
 		out = append(out, e)
