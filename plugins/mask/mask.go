@@ -16,53 +16,18 @@
 // do). Maskers live in a registry keyed by the name a manifest uses; the
 // built-in "rules" masker (Rules) is deterministic syntax surgery:
 //
-//   - Go (go/parser): a function only the target compiles (no region
-//     touching it is SourceCompiled) loses its whole body as soon as a
-//     region covers one of its statements; in a function the source
-//     compiles too, each run of covered statements (the content of a
-//     guarded block, say) becomes an early return, so the code after it,
-//     which may depend on the run, is not reached on the masked path. A
-//     placeholder return gives the results' zero values, except that a
-//     last result of type error gets errors.New(NeutralError) (errors is
-//     imported where the file lacks it, unless the name is taken): callers
-//     check that error before they touch the other results. Local
-//     variables still referred to after an early return keep a zero-value
-//     declaration, variables that lost their last use get "_ = x", imports
-//     that lost their last use are removed. Top-level declarations are
-//     never removed, so files of the target only (attrs_windows.go) still
-//     compile. Input.Coarse also takes the bodies of target-only functions
-//     that a region touches without covering a statement (it never takes
-//     a function the source compiles), and returns plain zero values with
-//     a nil error: it is the retry of a mask whose target run crashed or
-//     hung, and what crashes on the neutral error is code that panics on
-//     any error (a test's if err != nil { panic(err) }).
+// A rule set per language, each in its language's package under
+// plugins/lang (the package comment says what it masks and how):
 //
-//   - C and C++ (a small lexer and the preprocessor's conditional groups):
-//     only code inside a conditional branch (#ifdef _WIN32 ... #else) is
-//     touched. A branch ending a function body becomes "(void)param;" lines
-//     and a zero-value return of the declared type; a run of statements in
-//     the middle of a body is removed; functions defined inside the branch
-//     keep their signatures and get placeholder bodies. With Input.Coarse
-//     set, a function the source compiles too gets its whole body guarded:
-//     a placeholder body under the masked branches' condition, the original
-//     body (those branches emptied) under #else, so the source's compiler
-//     sees what it saw before (ccoarse.go). Two rules keep C placeholders
-//     quiet where a zero cannot (cquiet.go): a region of a clock (a
-//     function returning struct timeval, timespec, time_t, FILETIME…, or
-//     named for time, clock, tick or now) is refused, since a stopped
-//     clock hangs every wait on it; so is a region whose removed code
-//     calls fclose, free, close, CloseHandle (and the like) on something
-//     that outlives it (a parameter, or a variable named outside the
-//     removed code). Edits nested in another edit of the file (a
-//     statement of a function whose whole body another region masks) give
-//     way to the outer one.
-//
-//   - Rust: plugins/lang/rust, whose package holds its lexer and rules
-//     (cfg blocks and cfg! branches, target-only functions, constants; the
-//     package comment says how).
-//
-//   - C#: plugins/lang/csharp, whose package holds all of C# (its rules
-//     attach to the same registry as the ones above).
+//   - Go: plugins/lang/golang (go/parser: whole bodies of target-only
+//     functions, early returns of covered runs, neutral errors, unused
+//     imports removed);
+//   - C and C++: plugins/lang/cfamily (a small lexer and the
+//     preprocessor's conditional groups; clocks and cleanups refused);
+//   - Rust: plugins/lang/rust (cfg blocks and cfg! branches, target-only
+//     functions, constants);
+//   - C#: plugins/lang/csharp (OperatingSystem and RuntimeInformation
+//     branches, [SupportedOSPlatform] members, #if WINDOWS branches).
 //
 // Only the bytes of the masked statements, bodies and unused imports change;
 // every other byte of the file is copied unchanged, so the gold patch (the
@@ -85,7 +50,8 @@ import (
 	"strings"
 
 	"github.com/osbench/osbench/plugins/lang"
-	_ "github.com/osbench/osbench/plugins/lang/all" // the languages and C#'s mask rules
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages and their mask rules
+	"github.com/osbench/osbench/plugins/lang/srcedit"
 	"github.com/osbench/osbench/plugins/registry"
 	"github.com/osbench/osbench/schemas"
 )
@@ -109,6 +75,10 @@ type (
 	// Action records one placeholder (or one region left alone, and why).
 	Action = lang.Action
 )
+
+// NeutralError is the message of the error a placeholder returns where its
+// function has an error result (plugins/lang).
+const NeutralError = lang.NeutralError
 
 // The kinds of Action (see plugins/lang).
 const (
@@ -160,22 +130,7 @@ func Names() []string { return maskers.Names() }
 
 func init() {
 	Register("rules", Rules{})
-	lang.AttachMask(LangGo, ruleSet{version: "1", mask: func(in Input, regions []schemas.VerifiedRegion) (Output, error) {
-		return maskGo(in.Path, in.Source, regions, in.Coarse)
-	}})
 }
-
-// ruleSet is the mask rules of a language implemented in this package,
-// as plugins/lang sees them. Their regions are checked and false
-// positives set aside by Rules before they are called.
-type ruleSet struct {
-	version string
-	mask    func(in Input, regions []schemas.VerifiedRegion) (Output, error)
-}
-
-func (r ruleSet) Version() string { return r.version }
-
-func (r ruleSet) Mask(_ context.Context, in Input) (Output, error) { return r.mask(in, in.Regions) }
 
 // Rules is the deterministic masker described in the package comment.
 type Rules struct{}
@@ -204,7 +159,7 @@ func (Rules) Mask(ctx context.Context, in Input) (Output, error) {
 		return Output{}, err
 	}
 	out.Actions = append(skipped, out.Actions...)
-	sortActions(out.Actions)
+	srcedit.SortActions(out.Actions)
 	return out, nil
 }
 

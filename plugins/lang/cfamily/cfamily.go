@@ -1,8 +1,29 @@
-// Package cfamily registers C and C++ with plugins/lang. The two share a
-// test-file rule, a syntax (the preprocessor, C++ raw strings), skip
-// styles and probes; they differ in their extensions and LM prompt
-// material. Their verify and mask rules are attached by plugins/verify and
-// plugins/mask (one lexer and the preprocessor's conditional groups).
+// Package cfamily is C and C++ for osbench: the two share a test-file
+// rule, a syntax (the preprocessor, C++ raw strings), skip styles, probes
+// and a rules masker (MaskRules, a small lexer and the preprocessor's
+// conditional groups); they differ in their extensions, zero values and
+// LM prompt material. The masker's rules:
+//
+// Only code inside a conditional branch (#ifdef _WIN32 ... #else) is
+// touched. A branch ending a function body becomes "(void)param;" lines
+// and a zero-value return of the declared type; a run of statements in
+// the middle of a body is removed; functions defined inside the branch
+// keep their signatures and get placeholder bodies. With Input.Coarse
+// set, a function the source compiles too gets its whole body guarded:
+// a placeholder body under the masked branches' condition, the original
+// body (those branches emptied) under #else, so the source's compiler
+// sees what it saw before (coarse.go). Two rules keep C placeholders
+// quiet where a zero cannot (quiet.go): a region of a clock (a
+// function returning struct timeval, timespec, time_t, FILETIME…, or
+// named for time, clock, tick or now) is refused, since a stopped
+// clock hangs every wait on it; so is a region whose removed code
+// calls fclose, free, close, CloseHandle (and the like) on something
+// that outlives it (a parameter, or a variable named outside the
+// removed code). Edits nested in another edit of the file (a
+// statement of a function whose whole body another region masks) give
+// way to the outer one.
+//
+// Their verify rules are plugins/verify's brace scanner, attached there.
 package cfamily
 
 import (

@@ -89,13 +89,6 @@ func region(start, end int) schemas.VerifiedRegion {
 	return schemas.VerifiedRegion{Region: schemas.Region{Start: start, End: end}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}
 }
 
-// shared is a region of a function the source platform compiles too.
-func shared(start, end int) schemas.VerifiedRegion {
-	r := region(start, end)
-	r.SourceCompiled = true
-	return r
-}
-
 func run(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)

@@ -46,6 +46,5 @@ var (
 	newLineIndex = srcedit.NewLines
 	applyEdits   = srcedit.Apply
 	describe     = srcedit.Describe
-	sortActions  = srcedit.SortActions
 	countLines   = srcedit.CountLines
 )

@@ -1,7 +1,29 @@
-// Package golang registers Go with plugins/lang: its files, its test-file
-// rule, its syntax, its skip style, its default build check and its LM
-// prompt material. The verify and mask rules for Go are attached by
-// plugins/verify and plugins/mask (go/parser front ends).
+// Package golang is Go for osbench: its files, test-file rule, syntax,
+// skip style, default build check and LM prompt material, and its rules
+// masker (MaskRules, go/parser):
+//
+// A function only the target compiles (no region
+// touching it is SourceCompiled) loses its whole body as soon as a
+// region covers one of its statements; in a function the source
+// compiles too, each run of covered statements (the content of a
+// guarded block, say) becomes an early return, so the code after it,
+// which may depend on the run, is not reached on the masked path. A
+// placeholder return gives the results' zero values, except that a
+// last result of type error gets errors.New(NeutralError) (errors is
+// imported where the file lacks it, unless the name is taken): callers
+// check that error before they touch the other results. Local
+// variables still referred to after an early return keep a zero-value
+// declaration, variables that lost their last use get "_ = x", imports
+// that lost their last use are removed. Top-level declarations are
+// never removed, so files of the target only (attrs_windows.go) still
+// compile. Input.Coarse also takes the bodies of target-only functions
+// that a region touches without covering a statement (it never takes
+// a function the source compiles), and returns plain zero values with
+// a nil error: it is the retry of a mask whose target run crashed or
+// hung, and what crashes on the neutral error is code that panics on
+// any error (a test's if err != nil { panic(err) }).
+//
+// Its verify rules are plugins/verify's Go front end, attached there.
 package golang
 
 import (
@@ -40,7 +62,10 @@ var Language = lang.Language{
 	CacheEnv: []string{"GOMODCACHE", "GOFLAGS"},
 }
 
-func init() { lang.Register(Language) }
+func init() {
+	lang.Register(Language)
+	lang.AttachMask(lang.Go, MaskRules{})
+}
 
 // skipPattern spells entries for go test's -skip, which splits its
 // pattern at unbracketed '|' into alternatives and each alternative at

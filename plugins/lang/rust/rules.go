@@ -7,7 +7,7 @@ import (
 	"github.com/osbench/osbench/plugins/lang/srcedit"
 )
 
-// MaskRules is the rules masker for Rust (mask.go: what it masks and how),
+// MaskRules is the rules masker for Rust (the package comment says what it masks and how),
 // attached to plugins/lang; plugins/mask's Rules checks the regions and
 // sets false positives aside before it is called.
 type MaskRules struct{}

@@ -1,4 +1,4 @@
-package mask
+package golang_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -185,7 +186,7 @@ func TestQuietPlaceholders(t *testing.T) {
 	for name, fx := range quietFixtures {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			out, err := Rules{}.Mask(context.Background(), Input{Path: "lib/lib.go", Source: []byte(fx.lib), Regions: fileRegions(fx.regions, "lib/lib.go"), Coarse: fx.coarse})
+			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "lib/lib.go", Source: []byte(fx.lib), Regions: fileRegions(fx.regions, "lib/lib.go"), Coarse: fx.coarse})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package mask
+package golang
 
 // The use analysis resolves identifiers through the parser's ast.Object
 // scopes. Their replacement, go/types, needs the file type-checked with its
@@ -12,7 +12,6 @@ import (
 	"go/token"
 	"strings"
 
-	"github.com/osbench/osbench/plugins/lang/srcedit"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -327,9 +326,6 @@ func (m *goMasker) emit(removals []*goRemoval, note string) {
 	// regions that produced nothing are reported by maskGo.
 }
 
-// describe is how an Action's Detail shows placeholder statements.
-func describe(ph []string) string { return srcedit.Describe(ph) }
-
 // placeholder returns the statements that stand in for the removal.
 func (r *goRemoval) placeholder(m *goMasker) []string {
 	ph := append(append([]string(nil), r.decls...), r.blanks...)
@@ -348,35 +344,35 @@ func (m *goMasker) bodyEdit(body *ast.BlockStmt, ph []string) edit {
 	start, end := m.off(body.Lbrace)+1, m.off(body.Rbrace)
 	if m.line(body.Lbrace) == m.line(body.Rbrace) {
 		if len(ph) == 0 {
-			return edit{start, end, ""}
+			return edit{Start: start, End: end, Text: ""}
 		}
-		return edit{start, end, " " + strings.Join(ph, "; ") + " "}
+		return edit{Start: start, End: end, Text: " " + strings.Join(ph, "; ") + " "}
 	}
-	indent := m.lines.indent(m.line(body.Rbrace))
+	indent := m.lines.Indent(m.line(body.Rbrace))
 	var b strings.Builder
 	b.WriteString("\n")
 	for _, s := range ph {
 		b.WriteString(indent + "\t" + s + "\n")
 	}
 	b.WriteString(indent)
-	return edit{start, end, b.String()}
+	return edit{Start: start, End: end, Text: b.String()}
 }
 
 // stmtEdit removes a run of statements: whole lines when the run has its
 // lines to itself, else only its text.
 func (m *goMasker) stmtEdit(stmts []ast.Stmt, ph []string) edit {
 	start, end := m.off(stmts[0].Pos()), m.off(stmts[len(stmts)-1].End())
-	rest := strings.TrimSpace(string(m.lines.restOfLine(end)))
-	if m.lines.blankBefore(start) && (rest == "" || strings.HasPrefix(rest, "//")) {
-		first, last := m.lines.lineOf(start), m.lines.lineOf(end)
-		indent := m.lines.indent(first)
+	rest := strings.TrimSpace(string(m.lines.RestOfLine(end)))
+	if m.lines.BlankBefore(start) && (rest == "" || strings.HasPrefix(rest, "//")) {
+		first, last := m.lines.LineOf(start), m.lines.LineOf(end)
+		indent := m.lines.Indent(first)
 		var b strings.Builder
 		for _, s := range ph {
 			b.WriteString(indent + s + "\n")
 		}
-		return edit{m.lines.start(first), m.lines.end(last), b.String()}
+		return edit{Start: m.lines.Start(first), End: m.lines.End(last), Text: b.String()}
 	}
-	return edit{start, end, strings.Join(ph, "; ")}
+	return edit{Start: start, End: end, Text: strings.Join(ph, "; ")}
 }
 
 // analyseUses finds what the removals of one function break and fills

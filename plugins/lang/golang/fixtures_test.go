@@ -1,4 +1,4 @@
-package mask
+package golang_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -44,10 +45,12 @@ var fixtureMasks = map[string]fixtureMask{
 	"coarse-shared": {repo: "pathsep", file: "compare.go", coarse: true, sourceCompiled: true, regions: [][2]int{{34, 34}}},
 }
 
-func fixtureDir(repo string) string { return filepath.Join("..", "..", "testdata", "repos", repo) }
+func fixtureDir(repo string) string {
+	return filepath.Join("..", "..", "..", "testdata", "repos", repo)
+}
 
 // runFixtureMask masks one fixture file as it is in the repository.
-func runFixtureMask(t *testing.T, fm fixtureMask) Output {
+func runFixtureMask(t *testing.T, fm fixtureMask) mask.Output {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(fixtureDir(fm.repo), fm.file))
 	if err != nil {
@@ -60,15 +63,15 @@ func runFixtureMask(t *testing.T, fm fixtureMask) Output {
 			Verdict: schemas.Verdict{Label: schemas.LabelConditional, Verifier: "test"},
 		})
 	}
-	out, err := Rules{}.Mask(context.Background(), Input{Path: fm.file, Source: src, Regions: regions, Coarse: fm.coarse})
+	out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: fm.file, Source: src, Regions: regions, Coarse: fm.coarse})
 	if err != nil {
 		t.Fatalf("Mask(%s/%s): %v", fm.repo, fm.file, err)
 	}
 	return out
 }
 
-// render is the golden form of an Output: the actions, then the text.
-func render(out Output) []byte {
+// render is the golden form of an mask.Output: the actions, then the text.
+func render(out mask.Output) []byte {
 	var b bytes.Buffer
 	b.WriteString("# actions\n")
 	for _, a := range out.Actions {
@@ -105,7 +108,7 @@ func TestFixtureGolden(t *testing.T) {
 			out := runFixtureMask(t, fm)
 			checkGolden(t, name, render(out))
 			for _, a := range out.Actions {
-				if a.Kind == KindUnmasked && !strings.HasPrefix(name, "coarse") {
+				if a.Kind == mask.KindUnmasked && !strings.HasPrefix(name, "coarse") {
 					t.Errorf("region %d-%d left unmasked: %s", a.Region.Start, a.Region.End, a.Detail)
 				}
 			}

@@ -1,4 +1,4 @@
-package mask
+package golang
 
 import (
 	"go/ast"
@@ -124,7 +124,7 @@ func (m *goMasker) addErrorsImport() edit {
 		after = g
 	}
 	end := m.off(after.End())
-	return edit{end, end, "\n\nimport \"errors\""}
+	return edit{Start: end, End: end, Text: "\n\nimport \"errors\""}
 }
 
 func isCgoImport(g *ast.GenDecl) bool {
@@ -147,13 +147,13 @@ func (m *goMasker) insertSpec(g *ast.GenDecl) edit {
 		if last != nil && line > prevLine+1 {
 			break // a blank line ends the group
 		}
-		if spec.Path.Value > `"errors"` && m.lines.blankBefore(m.off(spec.Pos())) {
-			start := m.lines.start(line)
-			return edit{start, start, m.lines.indent(line) + "\"errors\"\n"}
+		if spec.Path.Value > `"errors"` && m.lines.BlankBefore(m.off(spec.Pos())) {
+			start := m.lines.Start(line)
+			return edit{Start: start, End: start, Text: m.lines.Indent(line) + "\"errors\"\n"}
 		}
 		last, prevLine = spec, m.line(spec.End())
 	}
 	line := m.line(last.End())
-	end := m.lines.end(line)
-	return edit{end, end, m.lines.indent(line) + "\"errors\"\n"}
+	end := m.lines.End(line)
+	return edit{Start: end, End: end, Text: m.lines.Indent(line) + "\"errors\"\n"}
 }

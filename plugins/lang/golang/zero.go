@@ -1,4 +1,4 @@
-package mask
+package golang
 
 import (
 	"fmt"
@@ -135,8 +135,8 @@ func (m *goMasker) removeUnusedImports(masked []byte) ([]byte, error) {
 		case len(dropped) == len(g.Specs):
 			// The blank line that set the declaration apart goes with it.
 			e := lineSpan(tf, lines, g.Doc, g)
-			if e.end < len(masked) && masked[e.end] == '\n' && e.start > 0 && masked[e.start-1] == '\n' {
-				e.end++
+			if e.End < len(masked) && masked[e.End] == '\n' && e.Start > 0 && masked[e.Start-1] == '\n' {
+				e.End++
 			}
 			edits = append(edits, e)
 		default:
@@ -169,7 +169,7 @@ func (m *goMasker) firstMaskedUse(uses []token.Pos) token.Pos {
 
 func (m *goMasker) regionIndexOfOffset(off int) int {
 	for i, e := range m.edits {
-		if e.start <= off && off < e.end {
+		if e.Start <= off && off < e.End {
 			return i
 		}
 	}
@@ -191,11 +191,11 @@ func lineSpan(tf *token.File, lines lineIndex, doc *ast.CommentGroup, n ast.Node
 		startPos = doc.Pos()
 	}
 	start, end := tf.Offset(startPos), tf.Offset(n.End())
-	rest := strings.TrimSpace(string(lines.restOfLine(end)))
-	if lines.blankBefore(start) && (rest == "" || strings.HasPrefix(rest, "//")) {
-		return edit{lines.start(lines.lineOf(start)), lines.end(lines.lineOf(end)), ""}
+	rest := strings.TrimSpace(string(lines.RestOfLine(end)))
+	if lines.BlankBefore(start) && (rest == "" || strings.HasPrefix(rest, "//")) {
+		return edit{Start: lines.Start(lines.LineOf(start)), End: lines.End(lines.LineOf(end)), Text: ""}
 	}
-	return edit{start, end, ""}
+	return edit{Start: start, End: end, Text: ""}
 }
 
 // packageUses maps each identifier used as the X of a selector and bound
