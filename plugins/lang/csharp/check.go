@@ -7,7 +7,9 @@ package csharp
 // or a definite assignment fails. A repository whose non-test projects
 // reference NuGet packages is not plain C#: mcs cannot resolve them, and
 // the check says so in its log and passes, leaving the proof to the
-// masked test run on a .NET worker.
+// masked test run on a .NET worker. The dotnet preset gives its Windows
+// platform a build command (dotnet build), which takes this check's place
+// there: a Windows worker has neither bash nor mcs.
 //
 // Mono's class library predates .NET 5, so the check adds a file with the
 // platform API of .NET 5 and later that masks keep calling
