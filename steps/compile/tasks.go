@@ -4,6 +4,8 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages' build checks
 	"github.com/osbench/osbench/plugins/lm"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/covimport"
@@ -17,17 +19,11 @@ import (
 	"github.com/osbench/osbench/steps/verifyregions"
 )
 
-// buildChecks are the default commands that prove a masked repository
-// still builds for the target, per language, for platforms without a build
-// command of their own. Go's test command compiles as it tests, so its
-// presets need no build command, and `go build` is the check.
-var buildChecks = map[string][]string{
-	"go": {"go", "build", "./..."},
-}
-
 // buildCheck returns the mask step's build check for a target platform:
 // the platform's own build command (for C and C++ the preset's configure
-// and build, cross-compiling for Windows), or else the language's default.
+// and build, cross-compiling for Windows), or else the language's default
+// (plugins/lang: `go build ./...` for Go, mcs over the non-test sources
+// for C#).
 // nil means no check: the masked test run then shows a broken build as
 // build-failed tests, and there is no coarse retry.
 //
@@ -39,8 +35,10 @@ func buildCheck(language string, target *manifests.Platform) *testrun.Command {
 		c := command(*b)
 		return &c
 	}
-	if argv := buildChecks[language]; argv != nil {
-		return &testrun.Command{Argv: argv}
+	if l, ok := lang.Lookup(language); ok {
+		if argv := l.BuildCheck(target.Name); argv != nil {
+			return &testrun.Command{Argv: argv}
+		}
 	}
 	return nil
 }

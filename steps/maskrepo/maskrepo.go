@@ -111,7 +111,10 @@ func (kind) Name() string { return Kind }
 // Version 5: quiet placeholders by construction (whole bodies, early
 // returns, neutral errors; plugins/mask).
 // Version 6: Go's coarse mode returns nil errors.
-func (kind) Version() string { return "6" }
+// Version 7: test files are plugins/lang's one classification (a Go
+// x_tests.go is masked, files under Foo.Tests/ are not); Rust characters
+// and lifetimes by lang.RustChar; C# masked (plugins/lang/csharp).
+func (kind) Version() string { return "7" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config

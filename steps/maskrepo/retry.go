@@ -59,7 +59,8 @@ func init() { engine.RegisterKind(retryKind{}) }
 func (retryKind) Name() string { return RetryKind }
 
 // Version 2: Go's coarse mode returns nil errors.
-func (retryKind) Version() string { return "2" }
+// Version 3: as the mask step's version 7.
+func (retryKind) Version() string { return "3" }
 
 func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg RetryConfig

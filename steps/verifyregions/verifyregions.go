@@ -55,7 +55,9 @@ func (kind) Name() string { return Kind }
 
 // Version 2: the Go rules count early-return guards and no longer take
 // identifiers every OS has (syscall.EPERM) for platform evidence.
-func (kind) Version() string { return "2" }
+// Version 3: Rust characters and lifetimes by lang.RustChar (impl<'a, 'b>
+// was read as a character literal).
+func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
