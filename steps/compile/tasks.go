@@ -76,6 +76,8 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 		// The model's settings and the prompt's version change answers, so
 		// both are in the key (the API key, an env var's value, never is).
 		verifyConfig.LM, verifyConfig.LMPrompt = r.LM, lm.PromptVersion
+	} else {
+		verifyConfig.Rules = verifyRulesKey(r.Language)
 	}
 	vr := &engine.Step{
 		ID: dir + "/" + verifyregions.Kind, Kind: verifyregions.Kind, Group: r.Name,
@@ -122,6 +124,8 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 	}
 	if r.Masker == maskrepo.LMMasker {
 		maskConfig.LM, maskConfig.LMPrompt = r.LM, lm.MaskPromptVersion
+	} else {
+		maskConfig.Rules = maskRulesKey(r.Language)
 	}
 	mk := &engine.Step{
 		ID: dir + "/" + maskrepo.Kind, Kind: maskrepo.Kind, Group: r.Name, Env: targetTest.Env, Pool: targetTest.Pool,
@@ -199,6 +203,13 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 	c.tasks = append(c.tasks, taskbuild.Instance{Step: task.ID, InstanceID: id, Repository: r.Name, Source: d.Source, Target: d.Target, Group: groupRef(group)})
 	return append(steps, task)
 }
+
+// The versions of the languages' rule sets in the verify and mask keys
+// (variables so a test can bump one language's).
+var (
+	verifyRulesKey = lang.VerifyRulesKey
+	maskRulesKey   = lang.MaskRulesKey
+)
 
 // directionSource names the manifest position of the configuration
 // fields of a direction's steps; target is the direction's target

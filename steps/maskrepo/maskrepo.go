@@ -97,6 +97,10 @@ type Config struct {
 	// LMPrompt is the version of the prompt the model is asked with
 	// (lm.MaskPromptVersion); it is configuration so that a new prompt reruns the step.
 	LMPrompt string `json:"lm_prompt,omitempty"`
+	// Rules names the versions of the language's mask rules
+	// (lang.MaskRulesKey; "" while they are all "1"), so a rule change
+	// reruns that language's masks only.
+	Rules string `json:"rules,omitempty"`
 }
 
 type kind struct{}

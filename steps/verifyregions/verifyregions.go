@@ -41,6 +41,10 @@ type Config struct {
 	// LMPrompt is the version of the prompt the model is asked with
 	// (lm.PromptVersion); it is configuration so that a new prompt reruns the step.
 	LMPrompt string `json:"lm_prompt,omitempty"`
+	// Rules names the versions of the language's verify rules
+	// (lang.VerifyRulesKey; "" while they are all "1"), so a rule change
+	// reruns that language's verify steps only.
+	Rules string `json:"rules,omitempty"`
 }
 
 // Verified is the artifact, schemas.Verified; the type lives in schemas so
