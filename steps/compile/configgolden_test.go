@@ -13,14 +13,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // TestExampleConfigsGolden pins every configuration field and input of the
-// example and corpus manifests' steps: the parts of each key that the compiler writes. A change
-// here reruns those steps in every user's cache, so it must be meant (a new
+// example and corpus manifests' steps, with their kinds' versions: the
+// parts of each key that the compiler and the kinds write. A change here
+// reruns those steps in every user's cache, so it must be meant (a new
 // behaviour, with a kind version or a field that says so); a refactor of
 // how configs are built must leave this file as it is. The executor's
 // fingerprint and the installed tools (Env) are left out: they are facts of
@@ -67,7 +69,11 @@ func checkConfigGolden(t *testing.T, set *manifests.Set, golden string, hashed b
 	sort.Slice(steps, func(i, j int) bool { return steps[i].ID < steps[j].ID })
 	var b strings.Builder
 	for _, s := range steps {
-		fmt.Fprintf(&b, "%s (%s)\n", s.ID, s.Kind)
+		version := "?"
+		if k, ok := engine.LookupKind(s.Kind); ok {
+			version = k.Version()
+		}
+		fmt.Fprintf(&b, "%s (%s@%s)\n", s.ID, s.Kind, version)
 		var lines []string
 		for _, f := range s.Config {
 			v, err := json.Marshal(f.Value)
