@@ -162,11 +162,7 @@ type MaskOutput struct {
 }
 
 // Action records one placeholder (or one region left alone, and why).
-type Action struct {
-	Region schemas.Region
-	Kind   string // one of the Kind constants
-	Detail string // for people: which function, what replaced what
-}
+type Action = schemas.MaskAction
 
 // The kinds of Action.
 const (

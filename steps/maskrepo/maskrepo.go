@@ -33,32 +33,8 @@ import (
 // Kind is the step kind's name.
 const Kind = "mask"
 
-// Record is the mask.json result.
-type Record struct {
-	Masker string `json:"masker"`
-	// Coarse is true when the fine-grained mask broke the target build and
-	// whole function bodies were masked instead.
-	Coarse bool  `json:"coarse"`
-	Builds *bool `json:"builds,omitempty"` // nil: the step has no build check
-	// Log is the end of the build check's output, and FineLog that of the
-	// failed check of the fine-grained mask when the coarse retry ran (why
-	// the retry was needed). Both are side artifacts (SideBuildLog,
-	// SideFineBuildLog), never part of mask.json: a parallel build's lines
-	// come in a different order each time, and a result must not.
-	Log     string        `json:"-"`
-	FineLog string        `json:"-"`
-	Files   []string      `json:"files"`
-	Actions []mask.Action `json:"actions"`
-	// Regions are the verified regions that were masked.
-	Regions []schemas.VerifiedRegion `json:"regions"`
-	// Rejected are verified regions left unmasked because their
-	// placeholder would change a line the source platform executed, or
-	// would change nothing (preserve.go).
-	Rejected []Rejected `json:"rejected,omitempty"`
-	// Retry is set by the mask-retry step (retry.go): how the target's run
-	// on the first mask went, and whether the retry masked anew.
-	Retry *Retry `json:"retry,omitempty"`
-}
+// Record is the mask.json result (schemas.MaskRecord).
+type Record = schemas.MaskRecord
 
 // The side artifacts of the mask step: the build checks' logs.
 const (

@@ -42,15 +42,8 @@ type RetryConfig struct {
 	Runs int `json:"runs"`
 }
 
-// Retry is what the mask-retry step did.
-type Retry struct {
-	// First is the class of the target's run on the first mask, for its
-	// FAIL_TO_PASS tests (label.ClassifyMasked).
-	First schemas.MaskedRun `json:"first"`
-	// Remasked: the first run crashed or hung and the retry masked whole
-	// function bodies; false means the first mask was kept as it was.
-	Remasked bool `json:"remasked"`
-}
+// Retry is what the mask-retry step did (schemas.MaskRetry).
+type Retry = schemas.MaskRetry
 
 type retryKind struct{}
 

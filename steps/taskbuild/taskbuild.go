@@ -26,7 +26,6 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/label"
-	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskpkg"
 )
 
@@ -111,8 +110,8 @@ type Outcome struct {
 	Rejected   string       `json:"rejected,omitempty"`
 	Labels     label.Labels `json:"labels"`
 	// Candidates counts the verified candidate regions by label (kept and dropped).
-	Candidates map[string]int  `json:"candidates"`
-	Mask       maskrepo.Record `json:"mask"`
+	Candidates map[string]int     `json:"candidates"`
+	Mask       schemas.MaskRecord `json:"mask"`
 	// MaskedRun classifies the masked target run for the FAIL_TO_PASS set.
 	MaskedRun schemas.MaskedRun `json:"masked_run"`
 	Task      *taskpkg.Task     `json:"task,omitempty"`
