@@ -135,9 +135,12 @@ func (taskKind) Name() string { return Kind }
 // the same task is the same bytes in every build. Version 6: tasks record
 // the evidence of their complete runs (test definitions, evidenced tests).
 // Version 7: a mask whose target run crashes or hangs is rejected.
+// Version 8: a gold re-run that ran out of time as a whole rejects the task
+// with that reason (it quarantined every test, which gave "PASS_ON_SOURCE
+// is empty").
 // A group of a split direction (Config.Group) enters the key through the
 // configuration; a direction that is not split computes what version 7 did.
-func (taskKind) Version() string { return "7" }
+func (taskKind) Version() string { return "8" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -234,9 +237,16 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			rc.Log.Warn().Str("step", rc.Step.ID).Msg(hint)
 		}
 	}
-	if split != nil && split.Group.Regions == 0 {
+	goldTimedOut := label.GoldRerunTimedOut(cfg.Target, in.TargetComplete, in.TargetGold)
+	if goldTimedOut == "" {
+		goldTimedOut = label.GoldRerunTimedOut(cfg.Source, in.SourceComplete, in.SourceGold)
+	}
+	switch {
+	case goldTimedOut != "":
+		out.Rejected = goldTimedOut
+	case split != nil && split.Group.Regions == 0:
 		out.Rejected = emptyGroup(*split)
-	} else {
+	default:
 		out.Rejected = validate(out, in.TargetMasked, sourceMasked, gold, original, freshMasked, rc.WorkDir)
 	}
 	if out.Rejected == "" {
