@@ -62,9 +62,14 @@ type Local struct {
 	// stateDir holds the test launchers; without one test programs run
 	// directly.
 	stateDir string
-	// noTestLauncher is set by an executor that runs test programs
-	// through launchers of its own (Wine).
+	// noTestLauncher turns the test launcher off (tests that show what
+	// it prevents).
 	noTestLauncher bool
+	// crossRunner is set by an executor whose test programs run through
+	// a cross launcher of its own that chains to the test launcher
+	// (Wine's go_windows_amd64_exec): the toolchains get no -exec or
+	// runner setting, only TestSandboxVar.
+	crossRunner bool
 }
 
 // NewLocal creates the local executor. Its state directory holds the test
@@ -240,7 +245,7 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("test launcher: %w", err)
 	}
-	return withTestLauncher(env, launcher), launcher, nil
+	return withTestLauncher(env, launcher, l.crossRunner), launcher, nil
 }
 
 // stopCause says why supervise stopped a command early.

@@ -99,16 +99,14 @@ func NewWine(cfg Config) (*Wine, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, fmt.Errorf("the wine executor needs an absolute state directory, got %q", cfg.StateDir)
 	}
-	runner, err := NewLocal(Config{})
+	// The runner's state directory holds the test launchers, through
+	// which go_windows_amd64_exec runs Windows test programs (see
+	// winelauncher.go).
+	runner, err := NewLocal(Config{StateDir: cfg.StateDir})
 	if err != nil {
 		return nil, err
 	}
-	// go test runs Windows test binaries through go_windows_amd64_exec,
-	// never -exec. That launcher does not protect the shared caches yet:
-	// run through the test launcher (each with a wineserver of its own,
-	// one at a time), a masked example's Windows test binary spun for 18
-	// minutes where it ends in 5 seconds without it (docs/security.md).
-	runner.noTestLauncher = true
+	runner.crossRunner = true
 	return &Wine{
 		InitTimeout: defaultWineInitTimeout,
 		MaxPrefixes: max(runtime.NumCPU(), 1),

@@ -12,9 +12,31 @@ import (
 // on a real Windows host with the local executor. The go command runs a
 // cross-compiled test binary through `go_$GOOS_$GOARCH_exec` when one is on
 // PATH; the wine executor puts one there.
+//
+// When the executor protects the command's shared caches it names the test
+// launcher in TestSandboxVar, and go_windows_amd64_exec runs wine through
+// it: the Windows program and its wineserver, which opens files on the
+// program's behalf, both run in the test launcher's namespaces, where the
+// caches are read-only and the build's processes are out of sight. Each
+// program gets a wineserver of its own, so its socket goes to a private
+// TMPDIR (Debian's Wine keeps it under TMPDIR): a concurrent program,
+// whose wineserver lives in another PID namespace and dies with it, is
+// never reached.
 var wineLaunchers = map[string]string{
-	"go_windows_amd64_exec": "#!/bin/sh\n# Written by osbench's wine executor: go test runs Windows test binaries through this.\nexec wine \"$@\"\n",
+	"go_windows_amd64_exec": wineGoLauncher,
 }
+
+const wineGoLauncher = `#!/bin/sh
+# Written by osbench's wine executor: go test runs Windows test binaries through this.
+if [ -z "${` + TestSandboxVar + `:-}" ]; then
+	exec wine "$@"
+fi
+server=$(mktemp -d "${TMPDIR:-/tmp}/osbench-wineserver.XXXXXXXX") || exit 125
+status=0
+TMPDIR=$server "$` + TestSandboxVar + `" wine "$@" || status=$?
+rm -rf "$server"
+exit "$status"
+`
 
 // ensureLaunchers writes the launcher scripts into dir.
 func ensureLaunchers(dir string) error { return ensureScripts(dir, wineLaunchers) }

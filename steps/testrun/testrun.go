@@ -142,12 +142,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// The launcher is a POSIX shell script: on a Windows host (a future
 	// worker) there is none, and Go runs there give no evidence.
 	if cfg.Language == "go" && runtime.GOOS != "windows" {
-		var launcher string
-		if launcher, goRecords, err = goLauncher(rc.WorkDir); err != nil {
+		launcher, dirs, err := goLauncher(rc.WorkDir)
+		if err != nil {
 			return err
 		}
+		goRecords = dirs.Records
 		env = withGoExec(env, launcher)
-		writable = append(writable, goRecords)
+		// Writable for the launcher, read-only for the test binaries
+		// (the executor's test sandbox).
+		writable = append(writable, dirs.Records, dirs.Bin)
 	}
 
 	logw, err := rc.SideWriter("test.log")
