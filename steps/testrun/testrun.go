@@ -98,7 +98,12 @@ func (kind) Name() string { return Kind }
 //
 // Version 4: results carry evidence (the runner's own artifacts show a test
 // ran; a Go pass they deny is an error) and the run's test definitions.
-func (kind) Version() string { return "4" }
+//
+// Version 5: Go test binaries run in the executor's test sandbox (the
+// caches, the evidence records and the launcher read-only for them), and a
+// stale coverage profile no longer counts: a run whose binaries wrote the
+// caches or their own records is judged differently now.
+func (kind) Version() string { return "5" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
