@@ -50,6 +50,10 @@ type Cmd struct {
 	// prefix, which Wine refuses unless its user owns it): handed to
 	// that user, never shared.
 	ownedDirs []string
+	// readOnlyForTests are more directories the test sandbox mounts
+	// read-only for test programs (a Wine prefix's C:\windows, whose
+	// DLLs every later program of the prefix loads), beside WritableDirs.
+	readOnlyForTests []string
 }
 
 // TestSandboxVar is the variable through which the local and wine

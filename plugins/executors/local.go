@@ -9,6 +9,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -241,7 +242,8 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 		warnOnce("the shared build caches are writable by test programs: " + err.Error())
 		return env, "", nil
 	}
-	launcher, err := writeTestLauncher(l.stateDir, cmd.WritableDirs)
+	dirs := append(slices.Clone(cmd.WritableDirs), cmd.readOnlyForTests...)
+	launcher, err := writeTestLauncher(l.stateDir, dirs)
 	if err != nil {
 		return nil, "", fmt.Errorf("test launcher: %w", err)
 	}

@@ -27,6 +27,14 @@ import (
 )
 
 func TestPoison(t *testing.T) {
+	sys := ` + "`C:\\windows\\system32\\`" + `
+	if os.WriteFile(sys+"poison-%[1]s.dll", []byte("x"), 0o644) == nil {
+		t.Errorf("created a DLL in the prefix's system32")
+	}
+	if f, err := os.OpenFile(sys+"bcryptprimitives.dll", os.O_WRONLY|os.O_APPEND, 0); err == nil {
+		f.Close()
+		t.Errorf("can write the prefix's bcryptprimitives.dll shim")
+	}
 	for _, v := range []string{"GOCACHE", "GOMODCACHE"} {
 		dir := "Z:" + strings.ReplaceAll(os.Getenv(v), "/", ` + "`\\`" + `)
 		if os.WriteFile(filepath.Join(dir, "poison-%[1]s"), []byte("x"), 0o644) == nil {
@@ -59,7 +67,8 @@ func TestPoison(t *testing.T) {
 // binaries into GOCACHE; the binaries, run under Wine by
 // go_windows_amd64_exec through the test launcher, with a wineserver of
 // their own, can neither create nor open for writing a file of GOCACHE or
-// GOMODCACHE through Z:. Three packages run, so binaries overlap. Without
+// GOMODCACHE through Z:, nor write the prefix's C:\windows\system32 (the
+// shim DLL every later program loads). Three packages run, so binaries overlap. Without
 // the launcher the same tests fail, so the test can fail.
 func TestWineTestProgramsCannotWriteCaches(t *testing.T) {
 	f := sharedWine(t)
@@ -94,14 +103,24 @@ func TestWineTestProgramsCannotWriteCaches(t *testing.T) {
 			switch {
 			case protected && (res.ExitCode != 0 || strings.Count(out, "ok  \texample.com/winepoison/") != 3):
 				t.Errorf("through the launcher a Windows test program changed the caches: exit %d\n%s%s", res.ExitCode, out, stderr.String())
-			case !protected && (res.ExitCode == 0 || !strings.Contains(out, "created a file in GOCACHE")):
+			case !protected && (res.ExitCode == 0 || !strings.Contains(out, "created a file in GOCACHE") || !strings.Contains(out, "created a DLL in the prefix's system32")):
 				t.Errorf("without the launcher the poisoning tests did not fail (exit %d), so they prove nothing:\n%s%s", res.ExitCode, out, stderr.String())
 			}
 			for _, pkg := range []string{"p1", "p2", "p3"} {
 				os.Remove(filepath.Join(f.goCaches[0], "poison-"+pkg))
 				os.Remove(filepath.Join(f.goCaches[1], "poison-"+pkg))
+				for _, p := range prefixesOf(t, f) {
+					os.Remove(filepath.Join(p, "drive_c", "windows", "system32", "poison-"+pkg+".dll"))
+				}
 			}
 			checkNoLeftovers(t, f.prefix)
 		})
 	}
+}
+
+// prefixesOf lists the Wine prefixes of the fixture's state directory.
+func prefixesOf(t *testing.T, f *wineFixture) []string {
+	t.Helper()
+	prefixes, _ := filepath.Glob(filepath.Join(f.stateDir, "prefixes", "uid-*", "slot-*"))
+	return prefixes
 }

@@ -218,6 +218,11 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	wineCmd := cmd
 	wineCmd.Env = env
 	wineCmd.ownedDirs = append(slices.Clone(cmd.ownedDirs), lease.prefix)
+	// The prefix stays the command's to write (Wine saves its registry
+	// there), but its C:\windows is read-only for test programs: a DLL
+	// one of them replaced there (the bcryptprimitives shim, loaded
+	// native first) would run inside every later program of the prefix.
+	wineCmd.readOnlyForTests = []string{filepath.Join(lease.prefix, "drive_c", "windows")}
 	res, err := w.runner.runAs(ctx, wineCmd, who)
 	if err != nil {
 		err = fmt.Errorf("wine executor: %w", err)
