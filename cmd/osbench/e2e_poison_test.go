@@ -148,7 +148,7 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 
 	var preds [][3]string
 	for _, id := range poisoned {
-		preds = append(preds, [3]string{id, "poisoner", agentPatch(t, repo(id), func(dir string) {
+		preds = append(preds, [3]string{id, "attacker", agentPatch(t, repo(id), func(dir string) {
 			if err := os.WriteFile(filepath.Join(dir, "poison.go"), []byte(poisonerSource), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -180,13 +180,14 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 	predFile := filepath.Join(dir, "poison.jsonl")
 	writePredictions(t, predFile, preds...)
 
-	// One eval: the poisoner first, one step at a time.
+	// One eval, one step at a time: eval orders its steps by model, and
+	// the poisoner's model, "attacker", comes first.
 	evalOut := filepath.Join(dir, "eval-1")
 	stdout, stderr, code := runOsbench(t, cacheDir, "--log-format", "json", "-j", "1", "eval", "--tasks", tasks, "--predictions", predFile, "--out", evalOut)
 	if code != 0 {
 		t.Fatalf("eval: exit %d\n%s%s", code, stdout, stderr)
 	}
-	checkRanAfter(t, stderr, "poisoner", "innocent")
+	checkRanAfter(t, stderr, "attacker", "innocent")
 	checkPoisonerFailed(t, evalOut, poisoned)
 	checkResolved(t, evalOut, "innocent", innocent)
 
@@ -285,16 +286,17 @@ func checkPoisonerFailed(t *testing.T, evalOut string, ids []string) {
 	t.Helper()
 	found := map[string]int{}
 	for _, id := range ids {
-		if rep := readReport(t, evalOut, "poisoner", id); rep.Resolved {
+		if rep := readReport(t, evalOut, "attacker", id); rep.Resolved {
 			t.Errorf("poisoner/%s resolved", id)
 		}
 		for _, platform := range []string{"linux", "windows"} {
-			log, err := os.ReadFile(filepath.Join(evalOut, "poisoner", id, "logs", platform+".log"))
+			log, err := os.ReadFile(filepath.Join(evalOut, "attacker", id, "logs", platform+".log"))
 			if err != nil {
 				t.Errorf("poisoner/%s: %v", id, err)
 				continue
 			}
 			for _, m := range poisonerLine.FindAllStringSubmatch(string(log), -1) {
+				t.Logf("%s stage log of attacker/%s: %s", platform, id, m[0])
 				tried, _ := strconv.Atoi(m[3])
 				written, _ := strconv.Atoi(m[4])
 				if written > 0 {
