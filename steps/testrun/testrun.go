@@ -100,7 +100,8 @@ func (kind) Name() string { return Kind }
 // ran; a Go pass they deny is an error) and the run's test definitions.
 //
 // Version 5: Go test binaries run in the executor's test sandbox (the
-// caches, the evidence records and the launcher read-only for them), and a
+// caches, the evidence records and the launcher read-only for them), the
+// records and the launcher are made afresh after a build command, and a
 // stale coverage profile no longer counts: a run whose binaries wrote the
 // caches or their own records is judged differently now.
 func (kind) Version() string { return "5" }
@@ -214,6 +215,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			for _, id := range expected {
 				results = append(results, schemas.TestResult{ID: id, Status: schemas.StatusBuildFailed})
 			}
+		}
+	}
+	if buildOK && cfg.Build != nil && goRecords != "" {
+		// The build command may run the patch's code (a Makefile, a
+		// script) with the record and launcher directories writable:
+		// whatever it left there is replaced before the tests run.
+		if _, _, err := goLauncher(rc.WorkDir); err != nil {
+			logw.Close()
+			return err
 		}
 	}
 	var testRes executors.Result
