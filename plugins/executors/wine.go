@@ -212,6 +212,16 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 		return notRun, fmt.Errorf("wine executor: launchers: %w", err)
 	}
 	env := prependPath(append(slices.Clone(cmd.Env), wineBaseEnv(lease.prefix)...), launchers)
+	// cargo runs Windows test programs through its target runner: plain
+	// wine, in the cargo preset, becomes the launcher that runs it in the
+	// test sandbox (winelauncher.go).
+	if len(cmd.WritableDirs) > 0 {
+		for i, kv := range env {
+			if kv == cargoWindowsRunnerVar+"=wine" {
+				env[i] = cargoWindowsRunnerVar + "=" + filepath.Join(launchers, wineTestLauncherName)
+			}
+		}
+	}
 	if tmp, ok := commandTempDir(cmd); ok {
 		env = append(env, "WINETEMP="+windowsPath(tmp), "WINETMP="+windowsPath(tmp))
 	}

@@ -104,7 +104,10 @@ func (kind) Name() string { return Kind }
 // records and the launcher are made afresh after a build command, and a
 // stale coverage profile no longer counts: a run whose binaries wrote the
 // caches or their own records is judged differently now.
-func (kind) Version() string { return "5" }
+//
+// Version 6: Rust's Windows test programs too (the wine executor's cargo
+// runner), with profile names kept apart.
+func (kind) Version() string { return "6" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
