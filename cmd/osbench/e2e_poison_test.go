@@ -161,7 +161,7 @@ var poisonerLine = regexp.MustCompile(`OSBENCH-POISONER (\w+) ([\w-]+) tried=(\d
 // poisoner's own log shows it found the caches and wrote none of them.
 //
 // rsplat gets the same from Rust (rustPoisonerSource), against CARGO_HOME,
-// and innocent patches of its own tasks.
+// in the first eval, and innocent patches of its own tasks in the later.
 //
 // The test has a cache of its own, its Go state (GOCACHE, GOMODCACHE) and
 // cargo home copied from the corpus's: a regression poisons those copies,
@@ -189,9 +189,10 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 		case strings.HasPrefix(id, "pathsep__"):
 			poisoned = append(poisoned, id)
 		case strings.HasPrefix(id, "rsplat__"):
-			// Poisoned from Rust, and evaluated innocently after it.
+			// Poisoned from Rust, and evaluated innocently in the later
+			// eval: in the first, an innocent patch of the poisoner's
+			// own task becomes ready with it and may run first.
 			rustPoisoned = append(rustPoisoned, id)
-			innocent = append(innocent, id)
 		case strings.HasPrefix(id, "fsapi__"), strings.HasPrefix(id, "lineend__"):
 			innocent = append(innocent, id)
 		}
@@ -260,13 +261,17 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 	evalOut := filepath.Join(dir, "eval-1")
 	stdout, stderr, code := runOsbench(t, cacheDir, "--log-format", "json", "-j", "1", "eval", "--tasks", tasks, "--predictions", predFile, "--out", evalOut)
 	if code != 0 {
-		t.Fatalf("eval: exit %d\n%s%s", code, stdout, stderr)
+		// An infra-failure (a cargo that a poisoned CARGO_HOME stops)
+		// exits 1; the reports still say what happened.
+		t.Errorf("eval: exit %d\n%s", code, stdout)
 	}
 	checkRanAfter(t, stderr, "attacker", "innocent")
 	checkPoisonerFailed(t, evalOut, append(append([]string{}, poisoned...), rustPoisoned...))
 	checkResolved(t, evalOut, "innocent", innocent)
 
-	// A later eval on the same cache, with new innocent runs.
+	// A later eval on the same cache, with new innocent runs, rsplat's
+	// too.
+	innocent = append(innocent, rustPoisoned...)
 	var later [][3]string
 	for _, id := range innocent {
 		later = append(later, [3]string{id, "later", innocentPatch(id, "innocent, evaluated in a later eval")})
@@ -276,7 +281,7 @@ func TestEvalPoisonedCacheStillResolvesGold(t *testing.T) {
 	laterOut := filepath.Join(dir, "eval-2")
 	stdout, stderr, code = runOsbench(t, cacheDir, "--log-format", "json", "eval", "--tasks", tasks, "--predictions", laterFile, "--out", laterOut)
 	if code != 0 {
-		t.Fatalf("later eval: exit %d\n%s%s", code, stdout, stderr)
+		t.Errorf("later eval: exit %d\n%s", code, stdout)
 	}
 	checkRanAfter(t, stderr, "", "later")
 	checkResolved(t, laterOut, "later", innocent)

@@ -75,6 +75,11 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command")
 	}
+	// The executor's test sandbox needs unprivileged user namespaces;
+	// where they are off it says so once and runs without.
+	if err := exec.Command("unshare", "--user", "--map-root-user", "--mount", "true").Run(); err != nil {
+		t.Skipf("no unprivileged user namespaces here (unshare: %v): no test sandbox to test", err)
+	}
 	base, err := os.MkdirTemp("", "osbench-evidence-sandbox-")
 	if err != nil {
 		t.Fatal(err)
