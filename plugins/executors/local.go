@@ -123,6 +123,7 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 	if err != nil {
 		return notRun, fmt.Errorf("local executor: %w", err)
 	}
+	defer l.dropStepLauncher(cmd)
 	started := time.Now()
 	if err := c.Start(); err != nil {
 		sb.abandon()
@@ -242,12 +243,33 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 		warnOnce("the shared build caches are writable by test programs: " + err.Error())
 		return env, "", nil
 	}
-	dirs := append(slices.Clone(cmd.WritableDirs), cmd.readOnlyForTests...)
-	launcher, err := writeTestLauncher(l.stateDir, dirs)
+	launcher, err := writeTestLauncher(l.stateDir, launcherDirs(cmd))
 	if err != nil {
 		return nil, "", fmt.Errorf("test launcher: %w", err)
 	}
 	return withTestLauncher(env, launcher, l.crossRunner), launcher, nil
+}
+
+// launcherDirs are the directories cmd's test launcher keeps read-only.
+func launcherDirs(cmd Cmd) []string {
+	return append(slices.Clone(cmd.WritableDirs), cmd.readOnlyForTests...)
+}
+
+// dropStepLauncher removes the test launcher of a command that protects a
+// directory inside its own work dir (a test step's evidence records): no
+// other command protects that set, and such launchers, one per step, would
+// pile up in the state directory. The step's commands run one after
+// another, each writing the launcher again.
+func (l *Local) dropStepLauncher(cmd Cmd) {
+	if l.stateDir == "" || cmd.WorkDir == "" || len(cmd.WritableDirs) == 0 {
+		return
+	}
+	if len(sharedDirs(cmd.WritableDirs, cmd.WorkDir)) == len(cmd.WritableDirs) {
+		return // every dir is shared: the launcher serves other commands too
+	}
+	if dir := testLauncherDir(l.stateDir, launcherDirs(cmd)); dir != "" {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // stopCause says why supervise stopped a command early.

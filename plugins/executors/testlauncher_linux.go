@@ -61,17 +61,29 @@ const testLauncherName = "osbench-test-exec"
 // writeTestLauncher writes the launcher that protects dirs into stateDir
 // and returns its path.
 func writeTestLauncher(stateDir string, dirs []string) (string, error) {
-	quoted := make([]string, len(dirs))
-	for i, d := range dirs {
-		quoted[i] = shellQuote(d)
-	}
-	script := fmt.Sprintf(testLauncherScript, strings.Join(quoted, " "))
-	sum := sha256.Sum256([]byte(script))
-	dir := filepath.Join(stateDir, "test-launchers", hex.EncodeToString(sum[:8]))
+	dir, script := testLauncher(stateDir, dirs)
 	if err := ensureScripts(dir, map[string]string{testLauncherName: script}); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, testLauncherName), nil
+}
+
+// testLauncher is the launcher that protects dirs: its directory under
+// stateDir and its script.
+func testLauncher(stateDir string, dirs []string) (dir, script string) {
+	quoted := make([]string, len(dirs))
+	for i, d := range dirs {
+		quoted[i] = shellQuote(d)
+	}
+	script = fmt.Sprintf(testLauncherScript, strings.Join(quoted, " "))
+	sum := sha256.Sum256([]byte(script))
+	return filepath.Join(stateDir, "test-launchers", hex.EncodeToString(sum[:8])), script
+}
+
+// testLauncherDir is the directory of the launcher that protects dirs.
+func testLauncherDir(stateDir string, dirs []string) string {
+	dir, _ := testLauncher(stateDir, dirs)
+	return dir
 }
 
 func shellQuote(s string) string {
