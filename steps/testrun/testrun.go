@@ -102,10 +102,19 @@ func (kind) Name() string { return Kind }
 // Version 4: results carry evidence (the runner's own artifacts show a test
 // ran; a Go pass they deny is an error) and the run's test definitions.
 //
-// Version 5: a Go coverprofile is stored sorted (coverage.CanonicalProfile):
+// Version 5: Go test binaries run in the executor's test sandbox (the
+// caches, the evidence records and the launcher read-only for them), the
+// records and the launcher are made afresh after a build command, and a
+// stale coverage profile no longer counts: a run whose binaries wrote the
+// caches or their own records is judged differently now.
+//
+// Version 6: Rust's Windows test programs too (the wine executor's cargo
+// runner), with profile names kept apart.
+//
+// Version 7: a Go coverprofile is stored sorted (coverage.CanonicalProfile):
 // multi-package profiles came in package completion order, so a rerun of a
 // hit could store other bytes.
-func (kind) Version() string { return "5" }
+func (kind) Version() string { return "7" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -149,12 +158,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// The launcher is a POSIX shell script: on a Windows host (a future
 	// worker) there is none, and Go runs there give no evidence.
 	if cfg.Language == "go" && runtime.GOOS != "windows" {
-		var launcher string
-		if launcher, goRecords, err = goLauncher(rc.WorkDir); err != nil {
+		launcher, dirs, err := goLauncher(rc.WorkDir)
+		if err != nil {
 			return err
 		}
+		goRecords = dirs.Records
 		env = withGoExec(env, launcher)
-		writable = append(writable, goRecords)
+		// Writable for the launcher, read-only for the test binaries
+		// (the executor's test sandbox).
+		writable = append(writable, dirs.Records, dirs.Bin)
 	}
 
 	logw, err := rc.SideWriter("test.log")
@@ -213,6 +225,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			for _, id := range expected {
 				results = append(results, schemas.TestResult{ID: id, Status: schemas.StatusBuildFailed})
 			}
+		}
+	}
+	if buildOK && cfg.Build != nil && goRecords != "" {
+		// The build command may run the patch's code (a Makefile, a
+		// script) with the record and launcher directories writable:
+		// whatever it left there is replaced before the tests run.
+		if _, _, err := goLauncher(rc.WorkDir); err != nil {
+			logw.Close()
+			return err
 		}
 	}
 	var testRes executors.Result
