@@ -340,9 +340,10 @@ func TestScanFixtureSources(t *testing.T) {
 
 // TestScanMaskGoldens scans gold patches as the task builder makes them:
 // the reverse of each masking the mask rules' golden files record
-// (plugins/mask/testdata), from the masked source back to the fixture file.
+// (each language's plugins/lang/<name>/testdata), from the masked source
+// back to the fixture file.
 func TestScanMaskGoldens(t *testing.T) {
-	goldens, err := filepath.Glob(filepath.Join("..", "mask", "testdata", "*.golden"))
+	goldens, err := filepath.Glob(filepath.Join("..", "lang", "*", "testdata", "*.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}
