@@ -140,6 +140,7 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	}
 	log.Info().Msg("running step")
 	stop := heartbeat(ctx)
+	started := time.Now()
 	rec, err := w.o.Engine.RunDispatched(ctx, s, req.Key, req.Inputs)
 	stop()
 	var mismatch *engine.KeyMismatchError
@@ -155,7 +156,9 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	if err := pushRun(ctx, local, rec); err != nil {
 		return StepResponse{}, fmt.Errorf("step %s: %w", s.ID, err)
 	}
-	log.Info().Bool("failed", rec.Failed).Str("label", rec.Label).Msg("step done")
+	// served: the record predates this request (an earlier run's, in
+	// this worker's cache), so nothing ran.
+	log.Info().Bool("failed", rec.Failed).Bool("served", rec.Created.Before(started)).Str("label", rec.Label).Msg("step done")
 	return StepResponse{Record: rec, Worker: w.o.Identity}, nil
 }
 
