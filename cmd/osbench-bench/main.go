@@ -13,7 +13,8 @@
 //   - remote cache: a build of the examples served by a remote cache (nginx
 //     on loopback, an empty local cache) vs one served by the local cache;
 //   - distribution: the Go examples built through Temporal by 2 workers vs 1
-//     (≤ 0.6).
+//     (≤ 0.6), with cores shared and with one core per worker, and what
+//     limits the ratio (temporal.go).
 package main
 
 import (
@@ -34,8 +35,13 @@ func main() {
 	repos := flag.Int("repos", 1000, "manifests in the synthetic corpus")
 	keep := flag.Bool("keep", false, "keep the scratch directory")
 	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches)")
+	repeat := flag.Int("temporal-repeat", 3, "repetitions of the 1-vs-2-worker pair, per set-up")
 	flag.Parse()
-	if err := run(*repos, *keep, *only); err != nil {
+	if *repeat < 1 {
+		fmt.Fprintln(os.Stderr, "osbench-bench: -temporal-repeat must be at least 1")
+		os.Exit(2)
+	}
+	if err := run(*repos, *keep, *only, *repeat); err != nil {
 		fmt.Fprintln(os.Stderr, "osbench-bench:", err)
 		os.Exit(1)
 	}
@@ -46,7 +52,7 @@ type row struct {
 	ok                     bool
 }
 
-func run(nRepos int, keep bool, only string) error {
+func run(nRepos int, keep bool, only string, repeat int) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -84,7 +90,7 @@ func run(nRepos int, keep bool, only string) error {
 		return err
 	}
 	if only == "temporal" {
-		rows, err := benchTemporal(bin, goExamples, cache, tmp)
+		rows, err := benchTemporal(bin, goExamples, cache, tmp, repeat)
 		if err != nil {
 			return err
 		}
@@ -108,7 +114,7 @@ func run(nRepos int, keep bool, only string) error {
 	)
 
 	// 1b. The same examples through Temporal: 2 workers vs 1.
-	temporalRows, err := benchTemporal(bin, goExamples, cache, tmp)
+	temporalRows, err := benchTemporal(bin, goExamples, cache, tmp, repeat)
 	if err != nil {
 		return err
 	}

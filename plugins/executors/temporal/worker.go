@@ -158,7 +158,8 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	}
 	// served: the record predates this request (an earlier run's, in
 	// this worker's cache), so nothing ran.
-	log.Info().Bool("failed", rec.Failed).Bool("served", rec.Created.Before(started)).Str("label", rec.Label).Msg("step done")
+	log.Info().Bool("failed", rec.Failed).Bool("served", rec.Created.Before(started)).
+		Float64("took_ms", float64(time.Since(started).Microseconds())/1000).Str("label", rec.Label).Msg("step done")
 	return StepResponse{Record: rec, Worker: w.o.Identity}, nil
 }
 
