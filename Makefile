@@ -62,7 +62,9 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-# BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio.
+# BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio (-temporal-repeat N
+# pairs per set-up); -only=remote only the remote-hit row (-examples-cache DIR reuses a
+# cache that holds the examples' build).
 BENCH_FLAGS ?=
 bench: build tools
 	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)

@@ -34,14 +34,19 @@ import (
 func main() {
 	repos := flag.Int("repos", 1000, "manifests in the synthetic corpus")
 	keep := flag.Bool("keep", false, "keep the scratch directory")
-	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches)")
+	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches), or remote (remote-hit vs local-hit build of the examples)")
+	examplesCache := flag.String("examples-cache", "", "with -only=remote: a cache that already holds the examples' build (e.g. an OSBENCH_E2E_CACHE), instead of building them first")
 	repeat := flag.Int("temporal-repeat", 3, "repetitions of the 1-vs-2-worker pair, per set-up")
 	flag.Parse()
 	if *repeat < 1 {
 		fmt.Fprintln(os.Stderr, "osbench-bench: -temporal-repeat must be at least 1")
 		os.Exit(2)
 	}
-	if err := run(*repos, *keep, *only, *repeat); err != nil {
+	if *only != "" && *only != "temporal" && *only != "remote" {
+		fmt.Fprintf(os.Stderr, "osbench-bench: -only is temporal or remote, not %q\n", *only)
+		os.Exit(2)
+	}
+	if err := run(*repos, *keep, *only, *repeat, *examplesCache); err != nil {
 		fmt.Fprintln(os.Stderr, "osbench-bench:", err)
 		os.Exit(1)
 	}
@@ -52,7 +57,7 @@ type row struct {
 	ok                     bool
 }
 
-func run(nRepos int, keep bool, only string, repeat int) error {
+func run(nRepos int, keep bool, only string, repeat int, examplesCache string) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -76,6 +81,20 @@ func run(nRepos int, keep bool, only string, repeat int) error {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
 	var rows []row
+	if only == "remote" {
+		cache := examplesCache
+		if cache == "" {
+			cache = filepath.Join(tmp, "examples-all-cache")
+			if _, _, err := timed(bin, "--cache-dir", cache, "--log-level", "warn", "build", filepath.Join(root, "manifests/examples")); err != nil {
+				return err
+			}
+		}
+		rows, err := benchRemote(bin, root, tmp, cache)
+		if err != nil {
+			return err
+		}
+		return printRows(rows)
+	}
 
 	// 1. The Go examples on Linux (what the plain script can run too): cold
 	// build, plain script, no-op rebuild.
