@@ -42,7 +42,11 @@ type DispatcherOptions struct {
 	// NoWorkerTimeout is how long a step waits for a live worker to
 	// serve its queue before it fails saying none does (default 2m).
 	NoWorkerTimeout time.Duration
-	Log             zerolog.Logger
+	// WorkerSilence: a worker whose directory poller has not polled for
+	// this long is taken for gone (default 2m; it must exceed the server's
+	// long-poll expiry, a minute by default).
+	WorkerSilence time.Duration
+	Log           zerolog.Logger
 }
 
 // Dispatcher is an engine.Dispatcher over Temporal. It hosts its builds'
@@ -93,7 +97,7 @@ func NewDispatcher(ctx context.Context, o DispatcherOptions) (*Dispatcher, error
 	if err != nil {
 		return nil, fmt.Errorf("temporal %s: %w", o.HostPort, err)
 	}
-	d := &Dispatcher{o: o, c: c, queue: "osbench-client-" + id, prefix: "osbench-build-" + id, watch: newQueueWatch(c, o.NoWorkerTimeout)}
+	d := &Dispatcher{o: o, c: c, queue: "osbench-client-" + id, prefix: "osbench-build-" + id, watch: newQueueWatch(c, o.NoWorkerTimeout, o.WorkerSilence)}
 	d.w = worker.New(c, d.queue, worker.Options{})
 	d.w.RegisterWorkflowWithOptions(BuildWorkflow, workflow.RegisterOptions{Name: workflowName})
 	if err := d.w.Start(); err != nil {
@@ -109,6 +113,7 @@ func (d *Dispatcher) Wants(s *engine.Step) bool { return dispatchable(s) }
 // Run sends s to a worker of its queue and waits for the record, whose
 // blobs it then pulls into the client's cache.
 func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, inputs map[string]*cache.ActionRecord) (*cache.ActionRecord, error) {
+	t0 := time.Now()
 	recs := make([]*cache.ActionRecord, 0, len(inputs))
 	for _, rec := range inputs {
 		recs = append(recs, rec)
@@ -129,6 +134,7 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 	if err := d.watch.await(ctx, s, req.Queue, d.describe, warn); err != nil {
 		return nil, err
 	}
+	t1 := time.Now()
 	wf, err := d.workflow(ctx)
 	if err != nil {
 		return nil, err
@@ -137,6 +143,8 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 		UpdateID: id, WorkflowID: wf.GetID(), RunID: wf.GetRunID(),
 		UpdateName: updateRun, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageAccepted,
 	})
+	t2 := time.Now()
+	var t3 time.Time // the record came back
 	var resp StepResponse
 	var abandoned *NoWorkerError
 	if err == nil {
@@ -153,6 +161,7 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 			}
 		})
 		err = h.Get(ctx, &resp)
+		t3 = time.Now()
 		stop()
 		amu.Lock()
 		if abandoned != nil {
@@ -182,7 +191,14 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 	} else if err := pullOutputs(ctx, d.o.Cache, append(append([]cache.Output(nil), resp.Record.Results...), resp.Record.Side...)); err != nil {
 		return nil, fmt.Errorf("step %s: results of worker %s: %w", s.ID, resp.Worker, err)
 	}
-	d.o.Log.Debug().Str("step", s.ID).Str("worker", resp.Worker).Msg("step came back")
+	// Where a dispatched step's time goes: before sending (inputs'
+	// upload, the queue's check), until the workflow accepted it, until
+	// the record came back (waiting for a worker, and its run), and
+	// fetching the results.
+	d.o.Log.Debug().Str("step", s.ID).Str("worker", resp.Worker).
+		Float64("prepare_ms", ms(t1.Sub(t0))).Float64("accept_ms", ms(t2.Sub(t1))).
+		Float64("wait_ms", ms(t3.Sub(t2))).Float64("queued_ms", ms(resp.Queued)).Float64("worker_ms", ms(resp.Took)).
+		Float64("fetch_ms", ms(time.Since(t3))).Msg("step came back")
 	return resp.Record, nil
 }
 
@@ -297,3 +313,5 @@ func (d *Dispatcher) Close() error {
 	})
 	return err
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -23,9 +23,10 @@ import (
 // (its activity cancelled) and fails with a NoWorkerError that says what
 // the step needs and what the live workers have.
 
-// pollerFresh is how recently a directory poller must have polled to count
-// as a live worker: an idle poller renews its long poll about every minute.
-const pollerFresh = 2 * time.Minute
+// defaultWorkerSilence is how recently a directory poller must have polled
+// to count as a live worker: an idle poller renews its long poll about
+// every minute (the server's long-poll expiry).
+const defaultWorkerSilence = 2 * time.Minute
 
 // directoryTTL is how long one answer about a platform's workers is
 // reused: one call per platform this often, however many steps wait.
@@ -74,6 +75,7 @@ type directoryAnswer struct {
 type queueWatch struct {
 	c       client.Client
 	timeout time.Duration
+	silence time.Duration // a directory poller silent this long is a worker gone
 
 	mu        sync.Mutex
 	answers   map[string]directoryAnswer // by platform
@@ -82,8 +84,11 @@ type queueWatch struct {
 	described map[string]*description // by platform, asked now and then
 }
 
-func newQueueWatch(c client.Client, timeout time.Duration) *queueWatch {
-	return &queueWatch{c: c, timeout: timeout, answers: map[string]directoryAnswer{}, unserved: map[string]bool{}, warned: map[string]bool{}, described: map[string]*description{}}
+func newQueueWatch(c client.Client, timeout, silence time.Duration) *queueWatch {
+	if silence <= 0 {
+		silence = defaultWorkerSilence
+	}
+	return &queueWatch{c: c, timeout: timeout, silence: silence, answers: map[string]directoryAnswer{}, unserved: map[string]bool{}, warned: map[string]bool{}, described: map[string]*description{}}
 }
 
 // workers lists the live workers of platform.
@@ -97,7 +102,7 @@ func (w *queueWatch) workers(ctx context.Context, platform string) ([]liveWorker
 	resp, err := w.c.DescribeTaskQueue(ctx, directoryQueue(platform), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
 	a = directoryAnswer{at: time.Now(), err: err}
 	for _, p := range resp.GetPollers() {
-		if last := p.GetLastAccessTime(); last != nil && time.Since(last.AsTime()) > pollerFresh {
+		if last := p.GetLastAccessTime(); last != nil && time.Since(last.AsTime()) > w.silence {
 			continue
 		}
 		id, qs, ok := parseDirectoryIdentity(p.GetIdentity())
@@ -297,7 +302,7 @@ func WaitForWorkers(ctx context.Context, hostPort, namespace, platform string, n
 		return fmt.Errorf("temporal %s: %w", hostPort, err)
 	}
 	defer c.Close()
-	w := newQueueWatch(c, 0)
+	w := newQueueWatch(c, 0, 0)
 	for {
 		w.mu.Lock()
 		delete(w.answers, platform)

@@ -447,3 +447,51 @@ func TestNoWorkerAtAll(t *testing.T) {
 		t.Errorf("step a: %s: %s; want a failure saying no linux worker is connected", a.Status, a.Error)
 	}
 }
+
+func TestStepAbandonedWhenItsWorkersGo(t *testing.T) {
+	fp := fingerprint(t)
+	// Idle pollers renew their long polls every 2s here (a minute by
+	// default), so a worker gone is seen in seconds, not minutes.
+	srv := temporaltest.Start(t, "matching.longPollExpirationInterval=2s")
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	startWorker(t, wctx, srv.HostPort, "", filepath.Join(reachableDir(t), "worker"), "w-gone")
+	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"), "")
+	d, err := temporal.NewDispatcher(ctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache,
+		Heartbeat: 2 * time.Second, NoWorkerTimeout: 3 * time.Second, WorkerSilence: 6 * time.Second, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := "91.2345"
+	scripts := map[string]string{"a": "sleep " + marker, "b": "true", "c": "true"}
+	var rep *engine.Report
+	var berr error
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		rep, berr = engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}).Build(ctx, graph(t, fp, scripts))
+	}()
+	waitFor(t, 90*time.Second, func() bool { return sleeping(marker) }, "the step's command to start on the worker")
+	// The only worker goes away mid-step: the step's retry waits on a
+	// queue nobody serves.
+	gone := time.Now()
+	stopWorker()
+	select {
+	case <-built:
+	case <-time.After(80 * time.Second):
+		t.Fatalf("the build still waits %s after its only worker went", time.Since(gone).Round(time.Second))
+	}
+	if cerr := d.Close(); cerr != nil {
+		t.Errorf("close: %v", cerr)
+	}
+	if berr != nil {
+		t.Fatal(berr)
+	}
+	a := rep.Step("chain/a")
+	t.Logf("step a %s %s after the worker went: %s", a.Status, time.Since(gone).Round(time.Millisecond), a.Error)
+	if a.Status != engine.StatusFailed || !strings.Contains(a.Error, "no worker serves queue") {
+		t.Errorf("step a: %s: %s; want a failure saying no worker serves its queue", a.Status, a.Error)
+	}
+}

@@ -63,6 +63,11 @@ type StepRequest struct {
 type StepResponse struct {
 	Record *cache.ActionRecord `json:"record"`
 	Worker string              `json:"worker"` // who ran it, for logs
+	// Queued is how long the attempt waited for a worker (schedule to
+	// start), Took how long the worker spent on it: with the client's own
+	// wait they say where a dispatched step's time goes.
+	Queued time.Duration `json:"queued_ns,omitempty"`
+	Took   time.Duration `json:"took_ns,omitempty"`
 }
 
 // dispatchable reports whether s runs commands through an executor: only

@@ -121,6 +121,7 @@ func (w *stepWorker) describe(ctx context.Context) (WorkerInfo, error) { return 
 
 // run is the activity: one step, idempotent by its key.
 func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, error) {
+	started := time.Now()
 	s, err := decodeStep(req.Step)
 	if err != nil {
 		return StepResponse{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), errKeyMismatch, nil)
@@ -140,7 +141,6 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	}
 	log.Info().Msg("running step")
 	stop := heartbeat(ctx)
-	started := time.Now()
 	rec, err := w.o.Engine.RunDispatched(ctx, s, req.Key, req.Inputs)
 	stop()
 	var mismatch *engine.KeyMismatchError
@@ -158,9 +158,11 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	}
 	// served: the record predates this request (an earlier run's, in
 	// this worker's cache), so nothing ran.
+	info := activity.GetInfo(ctx)
+	queued, took := info.StartedTime.Sub(info.ScheduledTime), time.Since(started)
 	log.Info().Bool("failed", rec.Failed).Bool("served", rec.Created.Before(started)).
-		Float64("took_ms", float64(time.Since(started).Microseconds())/1000).Str("label", rec.Label).Msg("step done")
-	return StepResponse{Record: rec, Worker: w.o.Identity}, nil
+		Float64("queued_ms", ms(queued)).Float64("took_ms", ms(took)).Str("label", rec.Label).Msg("step done")
+	return StepResponse{Record: rec, Worker: w.o.Identity, Queued: queued, Took: took}, nil
 }
 
 // heartbeat records a heartbeat now and then until stop is called, so a
