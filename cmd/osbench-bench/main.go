@@ -19,6 +19,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -252,7 +253,19 @@ func plainScript(root, dir string) (time.Duration, error) {
 // writeCorpus generates n manifests whose test command is a trivial echo of
 // one passing test2json event, each over its own tiny source directory.
 func writeCorpus(dir string, n int) error {
-	const event = `{"Action":"pass","Package":"example.com/bench","Test":"TestOK"}`
+	return writeCorpusWith(dir, n, []string{"echo", passEvent})
+}
+
+// passEvent is one passing test2json event.
+const passEvent = `{"Action":"pass","Package":"example.com/bench","Test":"TestOK"}`
+
+// writeCorpusWith generates n manifests whose Linux test command is argv.
+func writeCorpusWith(dir string, n int, argv []string) error {
+	command, err := json.Marshal(argv)
+	if err != nil {
+		return err
+	}
+	event := passEvent
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("r%04d", i)
 		src := filepath.Join(dir, "src", name)
@@ -273,7 +286,7 @@ func writeCorpus(dir string, n int) error {
   platform "linux" {
     executor = "local"
     test {
-      command = ["echo", %q]
+      command = %s
       parser  = "go-test-json"
       timeout = "1m"
     }
@@ -287,7 +300,7 @@ func writeCorpus(dir string, n int) error {
     }
   }
 }
-`, name, name, event, event)
+`, name, name, command, event)
 		if err := os.WriteFile(filepath.Join(dir, name+".hcl"), []byte(manifest), 0o644); err != nil {
 			return err
 		}

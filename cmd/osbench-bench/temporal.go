@@ -76,10 +76,35 @@ func benchTemporal(bin string, manifests []string, warmCache, tmp string, repeat
 		}
 		rows = append(rows, temporalRows(pinned, ratios, runs)...)
 	}
+	// The distribution alone: steps that take a second of wall and no CPU.
+	sleepy := filepath.Join(tmp, "sleep-corpus")
+	if err := writeCorpusWith(sleepy, sleepSteps, []string{"sh", "-c", "sleep 1; echo '" + passEvent + "'"}); err != nil {
+		return nil, err
+	}
+	var sratios []float64
+	var sruns []temporalRun
+	for r := 0; r < repeat; r++ {
+		got := map[int]temporalRun{}
+		for _, n := range []int{1, 2} {
+			run, err := temporalBuild(bin, srv.HostPort, []string{sleepy}, warmCache, filepath.Join(tmp, fmt.Sprintf("temporal-sleep-%d-%d", r, n)), n, false)
+			if err != nil {
+				return nil, err
+			}
+			got[n] = run
+		}
+		sratios = append(sratios, got[2].wall.Seconds()/got[1].wall.Seconds())
+		sruns = append(sruns, got[1], got[2])
+	}
+	srows := temporalRows(false, sratios, sruns)
+	srows[0].name = fmt.Sprintf("%d repositories whose test is `sleep 1` (no CPU) through Temporal: 2 workers / 1 worker", sleepSteps)
+	rows = append(rows, srows[0], srows[3])
 	rows = append(rows, row{"load average (1 min) before / after the Temporal runs (other processes share the machine)",
 		fmt.Sprintf("%s / %s", load0, loadAverage()), "(reference)", true})
 	return rows, nil
 }
+
+// sleepSteps is the size of the synthetic corpus whose steps only wait.
+const sleepSteps = 8
 
 // temporalRows summarises one set-up's runs: runs holds, per repetition,
 // the 1-worker then the 2-worker run.
@@ -111,7 +136,7 @@ func temporalRows(pinned bool, ratios []float64, runs []temporalRun) []row {
 			fmt.Sprintf("%s, %s, %s, %d", one.wall.Round(100*time.Millisecond), one.busy.Round(100*time.Millisecond), client.Round(100*time.Millisecond), one.steps), "(reference)", true},
 		row{"  2 workers: wall, time in steps on the workers (sum), longest repository chain",
 			fmt.Sprintf("%s, %s (%.2fx the 1-worker's), %s", two.wall.Round(100*time.Millisecond), two.busy.Round(100*time.Millisecond), two.busy.Seconds()/one.busy.Seconds(), two.chain.Round(100*time.Millisecond)), "(reference)", true},
-		row{"  dispatch overhead per step (client's wait − worker's time), 1 / 2 workers",
+		row{"  dispatch overhead per step (client's wait − wait for a free worker − worker's time), 1 / 2 workers",
 			fmt.Sprintf("%s / %s", one.overhead.Round(time.Millisecond), two.overhead.Round(time.Millisecond)), "(reference)", true},
 		row{"  floor for 2 workers from the graph: (client-only + max(chain, busy/2)) / 1-worker wall",
 			fmt.Sprintf("%.2f", floor.Seconds()/one.wall.Seconds()), "(reference)", true},
@@ -124,7 +149,7 @@ type temporalRun struct {
 	wall     time.Duration
 	busy     time.Duration // the workers' time in steps, summed
 	chain    time.Duration // the longest repository's steps on workers, toolchain then its longest run
-	overhead time.Duration // mean of (client's wait − worker's time) per dispatched step
+	overhead time.Duration // mean of (client's wait − wait for a free worker − worker's time) per dispatched step
 	steps    int
 }
 
@@ -180,14 +205,15 @@ func temporalBuild(bin, hostPort string, manifests []string, warmCache, dir stri
 	}
 	run := temporalRun{wall: wall}
 	worker := map[string]time.Duration{} // step → the worker's time in it
+	queued := map[string]time.Duration{} // step → its wait for a free worker
 	for _, p := range logs {
 		evs, err := stepsDone(p)
 		if err != nil {
 			return temporalRun{}, err
 		}
-		for step, took := range evs {
-			worker[step] = took
-			run.busy += took
+		for step, ev := range evs {
+			worker[step], queued[step] = ev.took, ev.queued
+			run.busy += ev.took
 		}
 	}
 	run.steps = len(worker)
@@ -200,7 +226,7 @@ func temporalBuild(bin, hostPort string, manifests []string, warmCache, dir stri
 	longest := map[string]time.Duration{}
 	for step, took := range worker {
 		if c, ok := client[step]; ok {
-			over += c - took
+			over += c - took - queued[step]
 		}
 		repo, _, _ := strings.Cut(step, "/")
 		if strings.HasSuffix(step, "/toolchain") {
@@ -219,24 +245,28 @@ func temporalBuild(bin, hostPort string, manifests []string, warmCache, dir stri
 	return run, nil
 }
 
-// stepsDone reads a worker's JSON log: the time it spent in each step.
-func stepsDone(path string) (map[string]time.Duration, error) {
+type stepDone struct{ took, queued time.Duration }
+
+// stepsDone reads a worker's JSON log: the time it spent in each step, and
+// how long the step waited for it (schedule to start).
+func stepsDone(path string) (map[string]stepDone, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	out := map[string]time.Duration{}
+	out := map[string]stepDone{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var ev struct {
-			Message string  `json:"message"`
-			Step    string  `json:"step"`
-			TookMS  float64 `json:"took_ms"`
+			Message  string  `json:"message"`
+			Step     string  `json:"step"`
+			TookMS   float64 `json:"took_ms"`
+			QueuedMS float64 `json:"queued_ms"`
 		}
 		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Message == "step done" {
-			out[ev.Step] = time.Duration(ev.TookMS * float64(time.Millisecond))
+			out[ev.Step] = stepDone{took: msDuration(ev.TookMS), queued: msDuration(ev.QueuedMS)}
 		}
 	}
 	return out, sc.Err()
@@ -269,6 +299,8 @@ func traceDurations(cache string) (map[string]time.Duration, error) {
 	}
 	return out, sc.Err()
 }
+
+func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
 func maxDuration(a, b time.Duration) time.Duration {
 	if a > b {

@@ -148,26 +148,23 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 	var resp StepResponse
 	var abandoned *NoWorkerError
 	if err == nil {
-		// Its workers may all go away while it waits.
-		var amu sync.Mutex
+		// Its workers may all go away while it waits. abandoned is
+		// read once stop has returned, after the watch's last write.
+		gctx, gcancel := context.WithCancel(ctx)
+		defer gcancel()
 		stop := d.watch.watch(ctx, s, req.Queue, func() {
 			nw := d.watch.noWorker(s, req.Queue, d.o.NoWorkerTimeout, d.describe)
-			amu.Lock()
 			abandoned = nw
-			amu.Unlock()
 			warn(nw.Error() + "; abandoning the step")
 			if serr := d.c.SignalWorkflow(context.Background(), wf.GetID(), wf.GetRunID(), signalAbandon, id); serr != nil {
 				d.o.Log.Warn().Err(serr).Str("step", s.ID).Msg("could not abandon the step")
 			}
+			// The workflow cancels the activity; nothing more to wait for.
+			gcancel()
 		})
-		err = h.Get(ctx, &resp)
+		err = h.Get(gctx, &resp)
 		t3 = time.Now()
 		stop()
-		amu.Lock()
-		if abandoned != nil {
-			err = abandoned
-		}
-		amu.Unlock()
 	}
 	if abandoned != nil {
 		return nil, abandoned

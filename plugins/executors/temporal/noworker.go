@@ -174,9 +174,10 @@ func (w *queueWatch) await(ctx context.Context, s *engine.Step, queue string, de
 }
 
 // watch calls abandon once s's queue has had no live worker for the
-// timeout, while s waits in Temporal; stop ends the watch.
+// timeout, while s waits in Temporal; stop ends the watch (after an
+// abandon under way has returned).
 func (w *queueWatch) watch(ctx context.Context, s *engine.Step, queue string, abandon func()) (stop func()) {
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
 	every := w.timeout / 4
 	if every > 15*time.Second {
 		every = 15 * time.Second
@@ -185,6 +186,7 @@ func (w *queueWatch) watch(ctx context.Context, s *engine.Step, queue string, ab
 		every = time.Second
 	}
 	go func() {
+		defer close(exited)
 		t := time.NewTicker(every)
 		defer t.Stop()
 		var since time.Time // when the queue was first seen unserved
@@ -209,7 +211,7 @@ func (w *queueWatch) watch(ctx context.Context, s *engine.Step, queue string, ab
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() { close(done); <-exited }
 }
 
 func (w *queueWatch) noWorker(s *engine.Step, queue string, waited time.Duration, describe describeFunc) *NoWorkerError {

@@ -452,7 +452,7 @@ func TestStepAbandonedWhenItsWorkersGo(t *testing.T) {
 	fp := fingerprint(t)
 	// Idle pollers renew their long polls every 2s here (a minute by
 	// default), so a worker gone is seen in seconds, not minutes.
-	srv := temporaltest.Start(t, "matching.longPollExpirationInterval=2s")
+	srv := temporaltest.Start(t, `matching.longPollExpirationInterval="2s"`)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	wctx, stopWorker := context.WithCancel(ctx)

@@ -65,7 +65,7 @@ func Start(t testing.TB, dynamicConfig ...string) *Server {
 
 // StartServer starts a development server on a free loopback port, its log
 // in dir; Stop ends it. dynamicConfig are more KEY=VALUE settings of the
-// server's dynamic config.
+// server's dynamic config, VALUE in JSON (`key="2s"` for a duration).
 func StartServer(dir string, dynamicConfig ...string) (*Server, error) {
 	cli, err := CLI()
 	if err != nil {
