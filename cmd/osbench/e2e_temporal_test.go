@@ -203,6 +203,11 @@ func sameFile(t *testing.T, a, b string) {
 // client cache — so every example goes through Temporal at the cost of
 // two. OSBENCH_TEMPORAL_FULL=1 (make e2e-temporal-full) gives the workers
 // empty caches: every step of every example runs on them.
+//
+// Measured on the 2-core machine, the corpus already built: this test
+// 71 s (load ~5; 1m44s for the build through Temporal at load ~30); with
+// OSBENCH_TEMPORAL_FULL=1, 360 s (the build through Temporal 5m17s, load
+// 20–29).
 var temporalRerun = []string{"pathsep", "cpath"}
 
 func TestTemporalBuildAndEvalMatchLocal(t *testing.T) {
