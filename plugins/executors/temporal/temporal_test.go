@@ -369,6 +369,30 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool, what string) {
 	}
 }
 
+// buildWithin builds g, failing the test if that takes longer than d (a
+// step waiting for a worker that never comes would wait for ever).
+func buildWithin(t *testing.T, d time.Duration, e *engine.Engine, g *engine.Graph) (*engine.Report, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type result struct {
+		rep *engine.Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := e.Build(ctx, g)
+		done <- result{rep, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rep, r.err
+	case <-time.After(d):
+		t.Fatalf("the build still waits after %s", d)
+		return nil, nil
+	}
+}
+
 func TestNoWorkerServesAnotherFingerprint(t *testing.T) {
 	fp := fingerprint(t)
 	// The client keyed its steps on another machine: the same executor
@@ -387,7 +411,7 @@ func TestNoWorkerServesAnotherFingerprint(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	rep, err := engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}).Build(ctx, graph(t, other, chainScripts))
+	rep, err := buildWithin(t, time.Minute, engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}), graph(t, other, chainScripts))
 	if cerr := d.Close(); cerr != nil {
 		t.Errorf("close: %v", cerr)
 	}
@@ -435,7 +459,7 @@ func TestNoWorkerAtAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}).Build(ctx, graph(t, fp, chainScripts))
+	rep, err := buildWithin(t, time.Minute, engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}), graph(t, fp, chainScripts))
 	if cerr := d.Close(); cerr != nil {
 		t.Errorf("close: %v", cerr)
 	}
