@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/osbench/osbench/engine/cache"
@@ -88,7 +89,7 @@ func (h history) append(stepID string, e historyEntry) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	if err := os.Chmod(h.dir, 0o700); err != nil {
+	if err := h.makePrivate(); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -106,6 +107,21 @@ func (h history) append(stepID string, e historyEntry) error {
 	if entries := h.load(stepID); len(entries) > historyCompact {
 		h.compact(p, entries[len(entries)-historyKeep:])
 	}
+	return nil
+}
+
+// privateDirs are the history directories this process has made private:
+// the chmod is needed once per cache, not once per appended line.
+var privateDirs sync.Map
+
+func (h history) makePrivate() error {
+	if _, done := privateDirs.Load(h.dir); done {
+		return nil
+	}
+	if err := os.Chmod(h.dir, 0o700); err != nil {
+		return err
+	}
+	privateDirs.Store(h.dir, true)
 	return nil
 }
 

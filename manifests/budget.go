@@ -22,6 +22,9 @@ const (
 	maxCollection = 100_000
 	// maxFlakyRuns bounds flaky_runs: each run is a whole test suite.
 	maxFlakyRuns = 100
+	// maxSplit bounds split: each group is a mask and masked runs of both
+	// suites.
+	maxSplit = 32
 )
 
 // checkNesting scans src for nesting deeper than maxNesting before the

@@ -28,6 +28,11 @@ type Repository struct {
 	Source    Source
 	Migrate   []Direction
 	FlakyRuns int // default 3
+	// Split is how many tasks each migration direction's verified regions
+	// are divided into (default 1: one task per direction), by feature
+	// group, then directory and file, never dividing a function
+	// (steps/tasksplit). For a direction whose regions are a whole backend.
+	Split int
 	// Verifier names the verify plugin that judges candidate regions
 	// (default "rules"; "lm" asks a language model).
 	Verifier string

@@ -51,6 +51,7 @@ var settingsAttributes = []hcl.AttributeSchema{
 	{Name: "language"},
 	{Name: "toolchain"},
 	{Name: "flaky_runs"},
+	{Name: "split"},
 	{Name: "verifier"},
 	{Name: "masker"},
 	{Name: "lm"},
@@ -103,6 +104,7 @@ type settings struct {
 	Language  *setting[string]
 	Toolchain *setting[string]
 	FlakyRuns *setting[int]
+	Split     *setting[int]
 	Verifier  *setting[string]
 	Masker    *setting[string]
 	LM        *setting[map[string]string]
@@ -262,6 +264,8 @@ func decodeSettings(content *hcl.BodyContent, sc *scope) (settings, hcl.Diagnost
 	diags = append(diags, d...)
 	s.FlakyRuns, d = decodeAttr(content.Attributes["flaky_runs"], sc.ctx, asFlakyRuns)
 	diags = append(diags, d...)
+	s.Split, d = decodeAttr(content.Attributes["split"], sc.ctx, asSplit)
+	diags = append(diags, d...)
 	s.Verifier, d = decodeAttr(content.Attributes["verifier"], sc.ctx, knownName("verifier", sc.known.Verifiers, sc.known.VerifierNames))
 	diags = append(diags, d...)
 	s.Masker, d = decodeAttr(content.Attributes["masker"], sc.ctx, knownName("masker", sc.known.Maskers, sc.known.MaskerNames))
@@ -306,6 +310,19 @@ func asFlakyRuns(name string, value cty.Value) (int, *valueError) {
 	}
 	if problem == nil && n > maxFlakyRuns {
 		problem = invalidValue("%s is at most %d (each run is a whole test suite), not %d.", name, maxFlakyRuns, n)
+	}
+	return n, problem
+}
+
+// asSplit checks split: how many tasks each direction's verified regions
+// are divided into (steps/tasksplit). Each is a masked run of both suites.
+func asSplit(name string, value cty.Value) (int, *valueError) {
+	n, problem := asWholeNumber(name, value)
+	if problem == nil && n < 1 {
+		problem = invalidValue("%s must be at least 1 (1: one task per direction), not %d.", name, n)
+	}
+	if problem == nil && n > maxSplit {
+		problem = invalidValue("%s is at most %d (each group is a masked run of both platforms' suites), not %d.", name, maxSplit, n)
 	}
 	return n, problem
 }

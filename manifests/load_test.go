@@ -87,6 +87,7 @@ func TestDecodeRepository(t *testing.T) {
 			Source:    Source{Path: "/srv/plain"},
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}},
 			FlakyRuns: 3,
+			Split:     1,
 			Verifier:  "rules",
 			Masker:    "rules",
 			Platforms: []*Platform{
@@ -105,6 +106,7 @@ func TestDecodeRepository(t *testing.T) {
   toolchain  = "go1.25.0"
   migrate    = ["windows->linux", "linux->windows"]
   flaky_runs = 5
+  split      = 3
   user       = "root"
   env        = { CGO_ENABLED = "0" }
 ` + twoPlatforms + `}`,
@@ -114,6 +116,7 @@ func TestDecodeRepository(t *testing.T) {
 			Source:    Source{Git: "https://github.com/gofrs/flock", Commit: "95A014D"},
 			Migrate:   []Direction{{Source: "windows", Target: "linux"}, {Source: "linux", Target: "windows"}},
 			FlakyRuns: 5,
+			Split:     3,
 			Verifier:  "rules",
 			Masker:    "rules",
 			Platforms: []*Platform{
@@ -154,6 +157,7 @@ func TestDecodeRepository(t *testing.T) {
 			Source:    Source{Path: "/srv/override"},
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}},
 			FlakyRuns: 3,
+			Split:     1,
 			Verifier:  "rules",
 			Masker:    "rules",
 			Platforms: []*Platform{
@@ -197,6 +201,7 @@ repository "exprs" {
 			Source:    Source{Path: "/srv/exprs"},
 			Migrate:   []Direction{{Source: "linux", Target: "windows"}, {Source: "windows", Target: "linux"}},
 			FlakyRuns: 3,
+			Split:     1,
 			Verifier:  "rules",
 			Masker:    "rules",
 			Platforms: []*Platform{
@@ -249,6 +254,7 @@ repository "exprs" {
 			Source:    Source{Path: "/srv/scripts"},
 			Migrate:   []Direction{{Source: "windows", Target: "linux"}},
 			FlakyRuns: 3,
+			Split:     1,
 			Verifier:  "rules",
 			Masker:    "rules",
 			Platforms: []*Platform{{

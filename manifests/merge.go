@@ -19,6 +19,7 @@ func mergeSettings(base, top settings) settings {
 		Language:  pick(base.Language, top.Language),
 		Toolchain: pick(base.Toolchain, top.Toolchain),
 		FlakyRuns: pick(base.FlakyRuns, top.FlakyRuns),
+		Split:     pick(base.Split, top.Split),
 		Verifier:  pick(base.Verifier, top.Verifier),
 		Masker:    pick(base.Masker, top.Masker),
 		LM:        pick(base.LM, top.LM),

@@ -86,7 +86,20 @@ func TestAutotoolsPreset(t *testing.T) {
 				}
 				// A Wine prefix of the test's own, as the wine executor
 				// gives each run one osbench owns.
-				env = []string{"WINEPREFIX=" + filepath.Join(t.TempDir(), "wine"), "WINEDEBUG=-all"}
+				prefix := filepath.Join(t.TempDir(), "wine")
+				env = []string{"WINEPREFIX=" + prefix, "WINEDEBUG=-all"}
+				// The prefix's wineserver outlives the last program by a
+				// few seconds and writes the registry as it exits: stop it
+				// before the temporary directory is removed (cleanups run
+				// last-registered first), or the removal races its writes.
+				t.Cleanup(func() {
+					kill := exec.Command("wineserver", "-k")
+					kill.Env = append(os.Environ(), "WINEPREFIX="+prefix)
+					_ = kill.Run()
+					wait := exec.Command("wineserver", "-w")
+					wait.Env = kill.Env
+					_ = wait.Run()
+				})
 			}
 			dir := t.TempDir()
 			for name, content := range autotoolsProject {

@@ -89,6 +89,10 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings) 
 	if n, ok := use(r, "flaky_runs", merged.FlakyRuns); ok {
 		r.repo.FlakyRuns = n
 	}
+	r.repo.Split = 1
+	if n, ok := use(r, "split", merged.Split); ok {
+		r.repo.Split = n
+	}
 	r.repo.Verifier = defaultVerifier
 	if v, ok := use(r, "verifier", merged.Verifier); ok {
 		r.repo.Verifier = v

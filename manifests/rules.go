@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/osbench/osbench/plugins/lang"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -21,8 +22,9 @@ var (
 	// userNames: "" keeps the default (an unprivileged user when osbench runs
 	// as root); "root" is for the rare repository whose tests need it.
 	userNames = []string{"", "root"}
-	// skipStyles are the runners whose skip flags skip_args can spell.
-	skipStyles = []string{"go", "libtest", "ctest", "gtest"}
+	// skipStyles are the runners whose skip flags skip_args can spell
+	// (plugins/lang: "ctest", "go", "gtest", "libtest").
+	skipStyles = lang.SkipStyleNames()
 )
 
 // blockName is what a repository or preset may be called: the name ends up

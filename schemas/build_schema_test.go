@@ -31,9 +31,11 @@ func goodBuildReport(t *testing.T) map[string]any {
 		"fail_to_pass": 2, "pass_to_pass": 1, "pass_on_source": 4,
 		"flaky":      []map[string]any{{"id": "TestA", "platform": "windows", "statuses": []string{"pass", "missing"}}},
 		"difficulty": "easy", "mask_class": "quiet", "fail_to_pass_by_assertion": 2, "regions_rejected_by_mask": 0,
+		"split_hint": "this direction masks 900 lines in 31 files as one task; consider split = 5",
 	}
 	rejected := map[string]any{
-		"instance_id": "pathsep__windows-to-linux", "repository": "pathsep", "direction": "windows->linux",
+		"instance_id": "pathsep__windows-to-linux__group3of3", "repository": "pathsep", "direction": "windows->linux",
+		"group":               map[string]any{"index": 3, "of": 3, "regions": 0, "lines": 0},
 		"candidates_by_label": map[string]int{}, "regions_kept": 0, "regions_dropped": 0, "mask_actions": 0,
 		"mask_coarse": false, "accepted": false, "rejected": "no platform-specific region was verified",
 		"fail_to_pass": 0, "pass_to_pass": 3, "pass_on_source": 3, "flaky": []any{},
@@ -110,6 +112,10 @@ func TestBuildArtifactSchemas(t *testing.T) {
 		{"build-report", goodBuildReport, "rejected and failed", func(d map[string]any) { at(d, "entries", 1)["failed"] = "x failed" }},
 		{"build-report", goodBuildReport, "difficulty without task", func(d map[string]any) { at(d, "entries", 1)["difficulty"] = "easy" }},
 		{"build-report", goodBuildReport, "mask class", func(d map[string]any) { at(d, "entries", 0)["mask_class"] = "silent" }},
+		{"build-report", goodBuildReport, "group suffix", func(d map[string]any) { at(d, "entries", 1)["instance_id"] = "pathsep__windows-to-linux__group3" }},
+		{"build-report", goodBuildReport, "group of one", func(d map[string]any) { obj(at(d, "entries", 1), "group")["of"] = 1 }},
+		{"build-report", goodBuildReport, "group without lines", func(d map[string]any) { delete(obj(at(d, "entries", 1), "group"), "lines") }},
+		{"build-report", goodBuildReport, "split hint of a group", func(d map[string]any) { at(d, "entries", 1)["split_hint"] = "split it" }},
 
 		{"prediction", goodPrediction, "good", nil},
 		{"prediction", goodPrediction, "empty patch", func(d map[string]any) { d["model_patch"] = "" }},

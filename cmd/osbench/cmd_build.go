@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/steps/corpusreport"
+	"github.com/osbench/osbench/steps/evalreport"
 )
 
 func newBuildCommand(g *globals) *cobra.Command {
@@ -107,19 +107,14 @@ func newBuildCommand(g *globals) *cobra.Command {
 	return c
 }
 
-// writeJSON writes v as indented JSON, through a temporary file so a reader
-// never sees half of it.
+// writeJSON writes v as indented JSON through a temporary file of its own
+// in path's directory, renamed into place: a reader never sees half of it,
+// and two builds exporting to one --out never write through each other's
+// temporary (a fixed name made one of them fail).
 func writeJSON(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return evalreport.WriteFile(path, append(b, '\n'))
 }

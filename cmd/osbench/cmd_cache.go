@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/executors"
 )
 
 func newCacheCommand(g *globals) *cobra.Command {
@@ -74,7 +76,7 @@ func newCacheCommand(g *globals) *cobra.Command {
 
 func newCacheGCCommand(g *globals) *cobra.Command {
 	var maxSize string
-	var maxAge, grace time.Duration
+	var maxAge, grace, prefixAge time.Duration
 	c := &cobra.Command{
 		Use: "gc [--max-size SIZE] [--max-age DURATION]", Short: "Trim the cache by last use",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -93,12 +95,19 @@ func newCacheGCCommand(g *globals) *cobra.Command {
 			b, _ := json.Marshal(res)
 			g.log.Debug().RawJSON("trim", b).Msg("")
 			fmt.Fprintf(cmd.OutOrStdout(), "removed %d actions and %d blobs, freed %s, kept %s\n", res.ActionsRemoved, res.BlobsRemoved, humanBytes(res.BytesFreed), humanBytes(res.BytesKept))
-			return nil
+			// Wine prefixes are executor state, not cache entries: trimmed
+			// by their own last lease (one is rebuilt in about a minute).
+			pruned, err := executors.PruneWinePrefixes(filepath.Join(g.cacheDir, "state", "executors", "wine"), prefixAge, time.Now())
+			if pruned.Prefixes > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "removed %d Wine prefixes unused for %v, freed %s\n", pruned.Prefixes, prefixAge, humanBytes(pruned.Bytes))
+			}
+			return err
 		},
 	}
 	c.Flags().StringVar(&maxSize, "max-size", "", "keep at most this much (e.g. 500M, 10G)")
 	c.Flags().DurationVar(&maxAge, "max-age", 0, "drop what was not used for this long (e.g. 720h)")
 	c.Flags().DurationVar(&grace, "grace", time.Hour, "never remove a blob stored within this long (a running eval's patches)")
+	c.Flags().DurationVar(&prefixAge, "wine-prefix-age", 72*time.Hour, "remove Wine prefixes (about 700 MB each) no command has used for this long")
 	return c
 }
 

@@ -190,7 +190,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir)
 			return copyExamples(filepath.Join(env.WorkDir, "examples"))
 		},
-		Cmds: withRemoteCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		Cmds: withTaskCmds(withRemoteCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// resolved SUMMARY MODEL all|none: summary.json says the model
 			// resolved every one of its (one or more) tasks, or none.
 			"resolved": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -228,7 +228,7 @@ func TestScripts(t *testing.T) {
 				repl := strings.ReplaceAll(args[2], `\n`, "\n")
 				ts.Check(os.WriteFile(p, bytes.Replace(b, []byte(args[1]), []byte(repl), 1), 0o644))
 			},
-		}),
+		})),
 	})
 }
 

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	_ "github.com/osbench/osbench/steps" // every step kind, for workers too
 )
 
 // Exit codes.

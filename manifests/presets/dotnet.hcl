@@ -17,8 +17,17 @@
 # Windows is a real Windows machine (the local executor of an osbench
 # running there, or of a worker): the .NET runtime is not usable under Wine.
 #
-# Checked only by `osbench validate`: this machine has no .NET SDK, so no
-# example manifest uses the preset and it has never run here.
+# What runs where. Without the .NET SDK (this machine): verification,
+# masking (plugins/lang/csharp) and, for a Linux target, the mask step's
+# compile check, which compiles the masked repository's non-test C# with
+# Mono's mcs (scripts/deps.sh installs mono-mcs) with LINUX defined, when
+# no non-test project references NuGet packages (otherwise the check logs
+# that it cannot and passes). For a Windows target the check is the
+# platform's build command below, `dotnet build` on the Windows worker. What needs a .NET worker: the test
+# runs below (so coverage, labels, tasks and evaluation) — `dotnet` on
+# Linux, and a real Windows machine running `osbench worker` for Windows.
+# The test commands are checked only by `osbench validate`: no example
+# manifest uses the preset and they have never run here.
 locals {
   # Linux, in bash. $1: the coverage file.
   dotnet_test_bash = <<-EOT
@@ -54,6 +63,13 @@ preset "dotnet" {
 
   platform "windows" {
     executor = "local"
+
+    # The mask step's build check on the Windows worker (and the test
+    # step's build before `dotnet test`, which then finds it done): the
+    # default check, Mono's mcs under bash, is for a Linux host.
+    build {
+      command = ["dotnet", "build", "--nologo"]
+    }
 
     test {
       # PowerShell takes no script arguments after -Command, so the coverage

@@ -50,7 +50,23 @@ type Cmd struct {
 	// prefix, which Wine refuses unless its user owns it): handed to
 	// that user, never shared.
 	ownedDirs []string
+	// readOnlyForTests are more directories the test sandbox mounts
+	// read-only for test programs (a Wine prefix's C:\windows, whose
+	// DLLs every later program of the prefix loads), beside WritableDirs.
+	readOnlyForTests []string
 }
+
+// TestSandboxVar is the variable through which the local and wine
+// executors hand a command the program that runs a test program in the
+// test sandbox: the command's WritableDirs mounted read-only, its other
+// processes out of sight (testlauncher_linux.go). The executor sets it when
+// it protects the command's writable dirs, and also points the toolchains'
+// own runner settings at it (go test -exec, cargo's target runner, Wine's
+// go_windows_amd64_exec) unless the command sets one itself. A command
+// that runs test programs through a launcher of its own (the test step's
+// evidence launcher) runs them as `$OSBENCH_TEST_SANDBOX PROGRAM ARGS...`
+// to keep the protection. Its value is a path, never a secret.
+const TestSandboxVar = "OSBENCH_TEST_SANDBOX"
 
 // Result is how a command ended.
 type Result struct {

@@ -9,6 +9,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,9 +63,14 @@ type Local struct {
 	// stateDir holds the test launchers; without one test programs run
 	// directly.
 	stateDir string
-	// noTestLauncher is set by an executor that runs test programs
-	// through launchers of its own (Wine).
+	// noTestLauncher turns the test launcher off (tests that show what
+	// it prevents).
 	noTestLauncher bool
+	// crossRunner is set by an executor whose test programs run through
+	// a cross launcher of its own that chains to the test launcher
+	// (Wine's go_windows_amd64_exec): the toolchains get no -exec or
+	// runner setting, only TestSandboxVar.
+	crossRunner bool
 }
 
 // NewLocal creates the local executor. Its state directory holds the test
@@ -117,6 +123,7 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 	if err != nil {
 		return notRun, fmt.Errorf("local executor: %w", err)
 	}
+	defer l.dropStepLauncher(cmd)
 	started := time.Now()
 	if err := c.Start(); err != nil {
 		sb.abandon()
@@ -236,11 +243,33 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 		warnOnce("the shared build caches are writable by test programs: " + err.Error())
 		return env, "", nil
 	}
-	launcher, err := writeTestLauncher(l.stateDir, cmd.WritableDirs)
+	launcher, err := writeTestLauncher(l.stateDir, launcherDirs(cmd))
 	if err != nil {
 		return nil, "", fmt.Errorf("test launcher: %w", err)
 	}
-	return withTestLauncher(env, launcher), launcher, nil
+	return withTestLauncher(env, launcher, l.crossRunner), launcher, nil
+}
+
+// launcherDirs are the directories cmd's test launcher keeps read-only.
+func launcherDirs(cmd Cmd) []string {
+	return append(slices.Clone(cmd.WritableDirs), cmd.readOnlyForTests...)
+}
+
+// dropStepLauncher removes the test launcher of a command that protects a
+// directory inside its own work dir (a test step's evidence records): no
+// other command protects that set, and such launchers, one per step, would
+// pile up in the state directory. The step's commands run one after
+// another, each writing the launcher again.
+func (l *Local) dropStepLauncher(cmd Cmd) {
+	if l.stateDir == "" || cmd.WorkDir == "" || len(cmd.WritableDirs) == 0 {
+		return
+	}
+	if len(sharedDirs(cmd.WritableDirs, cmd.WorkDir)) == len(cmd.WritableDirs) {
+		return // every dir is shared: the launcher serves other commands too
+	}
+	if dir := testLauncherDir(l.stateDir, launcherDirs(cmd)); dir != "" {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // stopCause says why supervise stopped a command early.

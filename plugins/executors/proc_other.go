@@ -51,4 +51,6 @@ func testLauncherUsable() error { return errors.New("the test launcher needs Lin
 
 func writeTestLauncher(string, []string) (string, error) { return "", errors.New("no test launcher") }
 
-func withTestLauncher(env []string, _ string) []string { return env }
+func testLauncherDir(string, []string) string { return "" }
+
+func withTestLauncher(env []string, _ string, _ bool) []string { return env }

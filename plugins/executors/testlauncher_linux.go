@@ -61,17 +61,29 @@ const testLauncherName = "osbench-test-exec"
 // writeTestLauncher writes the launcher that protects dirs into stateDir
 // and returns its path.
 func writeTestLauncher(stateDir string, dirs []string) (string, error) {
-	quoted := make([]string, len(dirs))
-	for i, d := range dirs {
-		quoted[i] = shellQuote(d)
-	}
-	script := fmt.Sprintf(testLauncherScript, strings.Join(quoted, " "))
-	sum := sha256.Sum256([]byte(script))
-	dir := filepath.Join(stateDir, "test-launchers", hex.EncodeToString(sum[:8]))
+	dir, script := testLauncher(stateDir, dirs)
 	if err := ensureScripts(dir, map[string]string{testLauncherName: script}); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, testLauncherName), nil
+}
+
+// testLauncher is the launcher that protects dirs: its directory under
+// stateDir and its script.
+func testLauncher(stateDir string, dirs []string) (dir, script string) {
+	quoted := make([]string, len(dirs))
+	for i, d := range dirs {
+		quoted[i] = shellQuote(d)
+	}
+	script = fmt.Sprintf(testLauncherScript, strings.Join(quoted, " "))
+	sum := sha256.Sum256([]byte(script))
+	return filepath.Join(stateDir, "test-launchers", hex.EncodeToString(sum[:8])), script
+}
+
+// testLauncherDir is the directory of the launcher that protects dirs.
+func testLauncherDir(stateDir string, dirs []string) string {
+	dir, _ := testLauncher(stateDir, dirs)
+	return dir
 }
 
 func shellQuote(s string) string {
@@ -107,13 +119,19 @@ func cargoRunnerVar() string {
 	return "CARGO_TARGET_" + arch + "_UNKNOWN_LINUX_GNU_RUNNER"
 }
 
-// withTestLauncher points the toolchains of env at launcher: -exec in
-// GOFLAGS for a Go environment (one with GOCACHE), the host target's runner
-// for a cargo one (CARGO_HOME). A runner the environment sets itself is
-// kept: a manifest that sets one knows what it does, and loses the
-// protection (docs/security.md).
-func withTestLauncher(env []string, launcher string) []string {
-	env = dedupEnv(env)
+// withTestLauncher hands env the launcher: always as TestSandboxVar, for
+// launchers of the command's own that chain to it; and, unless crossRunner
+// (Wine, whose go_windows_amd64_exec chains to TestSandboxVar itself), as
+// -exec in GOFLAGS for a Go environment (one with GOCACHE) and as the host
+// target's runner for a cargo one (CARGO_HOME). A runner the environment
+// sets itself is kept: a manifest that sets one knows what it does, and
+// keeps the protection only if its runner chains to TestSandboxVar
+// (docs/security.md).
+func withTestLauncher(env []string, launcher string, crossRunner bool) []string {
+	env = setEnv(dedupEnv(env), TestSandboxVar, launcher)
+	if crossRunner {
+		return env
+	}
 	if _, ok := envLookup(env, "GOCACHE"); ok {
 		flags, _ := envLookup(env, "GOFLAGS")
 		if !strings.Contains(" "+flags, " -exec") {

@@ -106,3 +106,46 @@ func TestTestLauncherProtectsCaches(t *testing.T) {
 		}
 	}
 }
+
+// TestStepLauncherRemovedAfterCommand: a command that protects a directory
+// of its own work dir (the test step's evidence records) leaves no test
+// launcher behind, since no other command protects that set; a launcher
+// of shared directories only is kept for the commands after it.
+func TestStepLauncherRemovedAfterCommand(t *testing.T) {
+	if err := testLauncherUsable(); err != nil {
+		t.Skipf("no test launcher on this host: %v", err)
+	}
+	base := scratchDir(t)
+	shared := filepath.Join(base, "shared")
+	for _, tt := range []struct {
+		name     string
+		private  bool
+		wantKept bool
+	}{
+		{"shared dirs only", false, true},
+		{"a dir in the work dir", true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newTestLocal(t)
+			work := filepath.Join(base, "work-"+strconv.FormatBool(tt.private))
+			dirs := []string{shared}
+			if tt.private {
+				dirs = append(dirs, filepath.Join(work, "records"))
+			}
+			cmd := Cmd{
+				// A program run through the launcher, as go test -exec
+				// would: the launcher exists while the command runs.
+				Argv:    []string{"sh", "-c", `"$OSBENCH_TEST_SANDBOX" true && test -x "$OSBENCH_TEST_SANDBOX"`},
+				WorkDir: work, Env: []string{"PATH=/usr/bin:/bin"}, WritableDirs: dirs, Timeout: time.Minute,
+			}
+			res, _, stderr, err := runCapture(t, l, cmd)
+			if err != nil || res.ExitCode != 0 {
+				t.Fatalf("Run = %+v, %v; stderr %s", res, err, stderr)
+			}
+			_, statErr := os.Stat(testLauncherDir(l.stateDir, launcherDirs(cmd)))
+			if kept := statErr == nil; kept != tt.wantKept {
+				t.Errorf("launcher kept = %v, want %v", kept, tt.wantKept)
+			}
+		})
+	}
+}

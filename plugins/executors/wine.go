@@ -99,16 +99,14 @@ func NewWine(cfg Config) (*Wine, error) {
 	if cfg.StateDir == "" || !filepath.IsAbs(cfg.StateDir) {
 		return nil, fmt.Errorf("the wine executor needs an absolute state directory, got %q", cfg.StateDir)
 	}
-	runner, err := NewLocal(Config{})
+	// The runner's state directory holds the test launchers, through
+	// which go_windows_amd64_exec runs Windows test programs (see
+	// winelauncher.go).
+	runner, err := NewLocal(Config{StateDir: cfg.StateDir})
 	if err != nil {
 		return nil, err
 	}
-	// go test runs Windows test binaries through go_windows_amd64_exec,
-	// never -exec. That launcher does not protect the shared caches yet:
-	// run through the test launcher (each with a wineserver of its own,
-	// one at a time), a masked example's Windows test binary spun for 18
-	// minutes where it ends in 5 seconds without it (docs/security.md).
-	runner.noTestLauncher = true
+	runner.crossRunner = true
 	return &Wine{
 		InitTimeout: defaultWineInitTimeout,
 		MaxPrefixes: max(runtime.NumCPU(), 1),
@@ -214,12 +212,27 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 		return notRun, fmt.Errorf("wine executor: launchers: %w", err)
 	}
 	env := prependPath(append(slices.Clone(cmd.Env), wineBaseEnv(lease.prefix)...), launchers)
+	// cargo runs Windows test programs through its target runner: plain
+	// wine, in the cargo preset, becomes the launcher that runs it in the
+	// test sandbox (winelauncher.go).
+	if len(cmd.WritableDirs) > 0 {
+		for i, kv := range env {
+			if kv == cargoWindowsRunnerVar+"=wine" {
+				env[i] = cargoWindowsRunnerVar + "=" + filepath.Join(launchers, wineTestLauncherName)
+			}
+		}
+	}
 	if tmp, ok := commandTempDir(cmd); ok {
 		env = append(env, "WINETEMP="+windowsPath(tmp), "WINETMP="+windowsPath(tmp))
 	}
 	wineCmd := cmd
 	wineCmd.Env = env
 	wineCmd.ownedDirs = append(slices.Clone(cmd.ownedDirs), lease.prefix)
+	// The prefix stays the command's to write (Wine saves its registry
+	// there), but its C:\windows is read-only for test programs: a DLL
+	// one of them replaced there (the bcryptprimitives shim, loaded
+	// native first) would run inside every later program of the prefix.
+	wineCmd.readOnlyForTests = []string{filepath.Join(lease.prefix, "drive_c", "windows")}
 	res, err := w.runner.runAs(ctx, wineCmd, who)
 	if err != nil {
 		err = fmt.Errorf("wine executor: %w", err)

@@ -12,9 +12,54 @@ import (
 // on a real Windows host with the local executor. The go command runs a
 // cross-compiled test binary through `go_$GOOS_$GOARCH_exec` when one is on
 // PATH; the wine executor puts one there.
+//
+// When the executor protects the command's shared caches it names the test
+// launcher in TestSandboxVar, and the Wine launchers run wine through it:
+// the Windows program and its wineserver, which opens files on the
+// program's behalf, both run in the test launcher's namespaces, where the
+// caches are read-only and the build's processes are out of sight. Each
+// program gets a wineserver of its own, so its socket goes to a private
+// TMPDIR (Debian's Wine keeps it under TMPDIR): a concurrent program,
+// whose wineserver lives in another PID namespace and dies with it, is
+// never reached.
+//
+// osbench-wine-test is that launcher for any Windows test program: the
+// wine executor makes it the cargo runner of a command whose runner is
+// plain "wine" (the cargo preset's). A fresh wineserver gives every
+// program the same Windows process id, so a %p in LLVM_PROFILE_FILE (the
+// cargo preset's profile names, which its profile runtime never
+// overwrites) gets this launcher's own pid put before it: profiles of
+// programs run one after another stay apart.
 var wineLaunchers = map[string]string{
-	"go_windows_amd64_exec": "#!/bin/sh\n# Written by osbench's wine executor: go test runs Windows test binaries through this.\nexec wine \"$@\"\n",
+	"go_windows_amd64_exec": wineTestLauncher,
+	wineTestLauncherName:    wineTestLauncher,
 }
+
+// wineTestLauncherName is the launcher the executor names as cargo's
+// Windows runner.
+const wineTestLauncherName = "osbench-wine-test"
+
+// cargoWindowsRunnerVar is cargo's variable for the runner of the Windows
+// target the cargo preset builds.
+const cargoWindowsRunnerVar = "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER"
+
+const wineTestLauncher = `#!/bin/sh
+# Written by osbench's wine executor: go test and cargo run Windows test binaries through this.
+if [ -z "${` + TestSandboxVar + `:-}" ]; then
+	exec wine "$@"
+fi
+case ${LLVM_PROFILE_FILE:-} in
+*%p*)
+	LLVM_PROFILE_FILE=$(printf '%s\n' "$LLVM_PROFILE_FILE" | sed "s/%p/$$-%p/g")
+	export LLVM_PROFILE_FILE
+	;;
+esac
+server=$(mktemp -d "${TMPDIR:-/tmp}/osbench-wineserver.XXXXXXXX") || exit 125
+status=0
+TMPDIR=$server "$` + TestSandboxVar + `" wine "$@" || status=$?
+rm -rf "$server"
+exit "$status"
+`
 
 // ensureLaunchers writes the launcher scripts into dir.
 func ensureLaunchers(dir string) error { return ensureScripts(dir, wineLaunchers) }

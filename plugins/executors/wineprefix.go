@@ -21,7 +21,8 @@ import (
 //
 //	<StateDir>/prefixes/uid-<uid>/slot-<n>        the prefix (WINEPREFIX)
 //	<StateDir>/prefixes/uid-<uid>/slot-<n>.lock   held while a command uses it
-//	<StateDir>/prefixes/uid-<uid>/slot-<n>.ready  written once it is complete
+//	<StateDir>/prefixes/uid-<uid>/slot-<n>.ready  written once it is complete;
+//	                                              its mtime is the last lease
 //
 // A command leases a prefix for its whole run, so no two commands ever share
 // one. Sharing is unsafe with Debian's Wine: a wineserver puts its socket
@@ -86,6 +87,11 @@ func (p *prefixPool) lease(ctx context.Context) (*prefixLease, error) {
 				_ = lock.Close()
 				return nil, err
 			}
+			// The ready file's time is the prefix's last use, which
+			// PruneWinePrefixes trims by (a failed stamp only makes the
+			// prefix look older).
+			now := time.Now()
+			_ = os.Chtimes(prefix+".ready", now, now)
 			return &prefixLease{prefix: prefix, lock: lock}, nil
 		}
 		select {

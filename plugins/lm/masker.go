@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/lang"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/plugins/verify"
 	"github.com/osbench/osbench/schemas"
@@ -580,30 +581,18 @@ func usedImports(file *ast.File) map[string]bool {
 	return used
 }
 
-// placeholderRules say, per language, what a quiet placeholder is made of.
-// Like the verification prompt, this wording is versioned by
-// MaskPromptVersion.
-var placeholderRules = map[string]struct{ name, rules string }{
-	verify.LangGo: {name: "Go", rules: `- Delete the statements, or end the function early with a zero-value return: return "", 0, false, nil, T{} or the function's named results.
-- A local variable that code after the region still uses keeps a declaration with its type (var b []byte). A parameter or variable that loses its last use gets "_ = name".
-- Do not call panic, log.Fatal or os.Exit, and do not return a new error: the code must fail quietly, not loudly.
-- The import block lies outside the regions and cannot change: leave at least one use of every package the file imports, and do not use a package the file does not import.
-- Keep every top-level declaration: a function covered whole keeps its signature and gets a placeholder body.`},
-	verify.LangC: {name: "C", rules: `- Delete the statements; where the function must return, return the zero value of its declared type (0, NULL, false, a zeroed struct).
-- A parameter or variable that loses its last use gets "(void)name;".
-- Keep preprocessor directives balanced: never remove an #if, #ifdef, #else or #endif without its partners.
-- Do not call abort, exit or assert, and do not print: the code must fail quietly, not loudly.
-- Keep every function signature; a function covered whole gets a placeholder body.`},
-	verify.LangCPP: {name: "C++", rules: `- Delete the statements; where the function must return, return the zero value of its declared type (0, nullptr, false, {}, an empty string).
-- A parameter or variable that loses its last use gets "(void)name;".
-- Keep preprocessor directives balanced: never remove an #if, #ifdef, #else or #endif without its partners.
-- Do not throw, call std::abort, std::terminate or exit, or assert: the code must fail quietly, not loudly.
-- Keep every function signature; a function covered whole gets a placeholder body.`},
-	verify.LangRust: {name: "Rust", rules: `- Delete the statements; where the function must return, return Default::default(), None, Ok(Default::default()) or another zero value of its declared type.
-- A binding or parameter that loses its last use gets "let _ = name;".
-- Do not call panic!, unreachable!, unimplemented! or todo!, and do not unwrap what may fail: the code must fail quietly, not loudly.
-- Keep cfg attributes and every item signature; a function covered whole gets a placeholder body.`},
-}
+// placeholderRules say, per language, what a quiet placeholder is made of
+// (plugins/lang/<name>, Prompt.Placeholders). Like the verification
+// prompt, this wording is versioned by MaskPromptVersion.
+var placeholderRules = func() map[string]struct{ name, rules string } {
+	rules := map[string]struct{ name, rules string }{}
+	for _, name := range lang.Names() {
+		if l, ok := lang.Lookup(name); ok && l.Prompt.Placeholders != "" {
+			rules[name] = struct{ name, rules string }{l.Prompt.Name, l.Prompt.Placeholders}
+		}
+	}
+	return rules
+}()
 
 // maskSystemPrompt is the instructions for masking a file of language lang.
 func maskSystemPrompt(lang string) string {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages' prompt material
 	"github.com/osbench/osbench/plugins/verify"
 	"github.com/osbench/osbench/schemas"
 )
@@ -13,34 +15,17 @@ import (
 // below changes the answers a model gives, so it must bump the version.
 
 // languageNotes specialise the two labels whose evidence depends on the
-// language: how code selects a platform, and what an OS-only API looks like.
-var languageNotes = map[string]struct{ name, conditional, api string }{
-	verify.LangGo: {
-		name:        "Go",
-		conditional: "build constraints (//go:build windows, file names ending in _windows.go or _unix.go), comparisons of runtime.GOOS, and branches on filepath.Separator or os.PathSeparator",
-		api:         "package syscall, golang.org/x/sys/windows or golang.org/x/sys/unix, syscall.Stat_t, Win32 calls such as GetFileAttributes, os.Getuid and other calls that only work on one OS",
-	},
-	verify.LangC: {
-		name:        "C",
-		conditional: "preprocessor guards such as #ifdef _WIN32, #if defined(__linux__), #ifndef _WIN32 or _MSC_VER/__MINGW32__ tests, and the code between them",
-		api:         "Win32 functions and types from <windows.h> (GetFileAttributesA, DWORD, HANDLE), POSIX functions from <unistd.h> or <sys/stat.h> (access, stat, fork), _wfopen and other CRT extensions",
-	},
-	verify.LangCPP: {
-		name:        "C++",
-		conditional: "preprocessor guards such as #if defined(_WIN32), #ifdef __linux__ or _MSC_VER tests, and if constexpr on a platform constant, with the code between them",
-		api:         "Win32 functions and types from <windows.h> (MultiByteToWideChar, HANDLE), POSIX functions from <unistd.h>, _wfopen and other CRT extensions",
-	},
-	verify.LangRust: {
-		name:        "Rust",
-		conditional: "attributes #[cfg(windows)], #[cfg(unix)], #[cfg(target_os = \"...\")] and cfg_attr, and the cfg! macro in expressions",
-		api:         "std::os::windows and std::os::unix extension traits (MetadataExt, PermissionsExt, OsStrExt), and the libc, winapi or windows-sys crates",
-	},
-	verify.LangCSharp: {
-		name:        "C#",
-		conditional: "OperatingSystem.IsWindows() or IsLinux(), RuntimeInformation.IsOSPlatform(OSPlatform.Windows), Environment.OSVersion.Platform, #if WINDOWS and [SupportedOSPlatform] attributes",
-		api:         "P/Invoke ([DllImport(\"kernel32.dll\")], [LibraryImport(\"libc\")]), Microsoft.Win32.Registry, Mono.Unix and other APIs of one OS",
-	},
-}
+// language: how code selects a platform, and what an OS-only API looks
+// like. The wording is each language's (plugins/lang/<name>, Prompt).
+var languageNotes = func() map[string]struct{ name, conditional, api string } {
+	notes := map[string]struct{ name, conditional, api string }{}
+	for _, name := range lang.Names() {
+		if l, ok := lang.Lookup(name); ok && l.Prompt.Conditional != "" {
+			notes[name] = struct{ name, conditional, api string }{l.Prompt.Name, l.Prompt.Conditional, l.Prompt.API}
+		}
+	}
+	return notes
+}()
 
 // osNames and osMarkers spell a platform in the prompt.
 var (

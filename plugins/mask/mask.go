@@ -16,63 +16,18 @@
 // do). Maskers live in a registry keyed by the name a manifest uses; the
 // built-in "rules" masker (Rules) is deterministic syntax surgery:
 //
-//   - Go (go/parser): a function only the target compiles (no region
-//     touching it is SourceCompiled) loses its whole body as soon as a
-//     region covers one of its statements; in a function the source
-//     compiles too, each run of covered statements (the content of a
-//     guarded block, say) becomes an early return, so the code after it,
-//     which may depend on the run, is not reached on the masked path. A
-//     placeholder return gives the results' zero values, except that a
-//     last result of type error gets errors.New(NeutralError) (errors is
-//     imported where the file lacks it, unless the name is taken): callers
-//     check that error before they touch the other results. Local
-//     variables still referred to after an early return keep a zero-value
-//     declaration, variables that lost their last use get "_ = x", imports
-//     that lost their last use are removed. Top-level declarations are
-//     never removed, so files of the target only (attrs_windows.go) still
-//     compile. Input.Coarse also takes the bodies of target-only functions
-//     that a region touches without covering a statement (it never takes
-//     a function the source compiles), and returns plain zero values with
-//     a nil error: it is the retry of a mask whose target run crashed or
-//     hung, and what crashes on the neutral error is code that panics on
-//     any error (a test's if err != nil { panic(err) }).
-//   - C and C++ (a small lexer and the preprocessor's conditional groups):
-//     only code inside a conditional branch (#ifdef _WIN32 ... #else) is
-//     touched. A branch ending a function body becomes "(void)param;" lines
-//     and a zero-value return of the declared type; a run of statements in
-//     the middle of a body is removed; functions defined inside the branch
-//     keep their signatures and get placeholder bodies. With Input.Coarse
-//     set, a function the source compiles too gets its whole body guarded:
-//     a placeholder body under the masked branches' condition, the original
-//     body (those branches emptied) under #else, so the source's compiler
-//     sees what it saw before (ccoarse.go). Two rules keep C placeholders
-//     quiet where a zero cannot (cquiet.go): a region of a clock (a
-//     function returning struct timeval, timespec, time_t, FILETIME…, or
-//     named for time, clock, tick or now) is refused, since a stopped
-//     clock hangs every wait on it; so is a region whose removed code
-//     calls fclose, free, close, CloseHandle (and the like) on something
-//     that outlives it (a parameter, or a variable named outside the
-//     removed code). Edits nested in another edit of the file (a
-//     statement of a function whose whole body another region masks) give
-//     way to the outer one.
-//   - Rust (a small lexer and the items, blocks and attributes it finds):
-//     in a file the source compiles, only code under cfg is touched. The
-//     content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
-//     branch in a function body is removed, or becomes Default::default()
-//     (Ok(…) of it for a Result) when it is the body's value; a function
-//     only the target compiles (under cfg, or anywhere in a file the
-//     source does not compile: a module only the target declares) keeps
-//     its signature and loses its whole body as soon as a region touches
-//     it; a const or static of a primitive type gets its zero literal. An
-//     io::Result (or Result<T, io::Error>) placeholder is
-//     Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
-//     Ok of a default the callers would take for a success; other error
-//     types are the crate's own and get Ok(Default::default()). Use declarations and type
-//     declarations are kept (KindUnmasked says so). With Input.Coarse set,
-//     a function both platforms compile gets #[cfg(target)] { placeholder }
-//     #[cfg(not(target))] { original body, target blocks emptied }
-//     (rustcoarse.go). Test code (#[test] functions, #[cfg(test)] modules)
-//     is never masked.
+// A rule set per language, each in its language's package under
+// plugins/lang (the package comment says what it masks and how):
+//
+//   - Go: plugins/lang/golang (go/parser: whole bodies of target-only
+//     functions, early returns of covered runs, neutral errors, unused
+//     imports removed);
+//   - C and C++: plugins/lang/cfamily (a small lexer and the
+//     preprocessor's conditional groups; clocks and cleanups refused);
+//   - Rust: plugins/lang/rust (cfg blocks and cfg! branches, target-only
+//     functions, constants);
+//   - C#: plugins/lang/csharp (OperatingSystem and RuntimeInformation
+//     branches, [SupportedOSPlatform] members, #if WINDOWS branches).
 //
 // Only the bytes of the masked statements, bodies and unused imports change;
 // every other byte of the file is copied unchanged, so the gold patch (the
@@ -92,11 +47,12 @@ package mask
 import (
 	"context"
 	"fmt"
-	"path"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages and their mask rules
+	"github.com/osbench/osbench/plugins/lang/srcedit"
 	"github.com/osbench/osbench/plugins/registry"
-	"github.com/osbench/osbench/plugins/sourcelang"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -109,88 +65,55 @@ type Masker interface {
 	Mask(ctx context.Context, in Input) (Output, error)
 }
 
-// Input is one file of the complete repository and its verified regions.
-type Input struct {
-	Path     string // repo-relative, "/"-separated
-	Source   []byte // the whole file as in the complete repository (R+)
-	Language string // "go", "c", "cpp", "rust"; derived from Path when empty
-	// Regions are the verified target regions of this file. Their File must
-	// be Path (or empty); false positives are skipped, never masked.
-	Regions []schemas.VerifiedRegion
-	// Coarse masks the whole enclosing function body of every region
-	// instead of only the statements the region covers.
-	Coarse bool
-}
+// Input, Output and Action are plugins/lang's: a language's mask rules
+// live in its own package and see the same types.
+type (
+	// Input is one file of the complete repository and its verified regions.
+	Input = lang.MaskInput
+	// Output is the masked file and what was done to it.
+	Output = lang.MaskOutput
+	// Action records one placeholder (or one region left alone, and why).
+	Action = lang.Action
+)
 
-// Output is the masked file and what was done to it.
-type Output struct {
-	Source  []byte
-	Actions []Action // in the order of the file
-}
+// NeutralError is the message of the error a placeholder returns where its
+// function has an error result (plugins/lang).
+const NeutralError = lang.NeutralError
 
-// Action records one placeholder (or one region left alone, and why).
-type Action struct {
-	Region schemas.Region
-	Kind   string // one of the Kind constants
-	Detail string // for people: which function, what replaced what
-}
-
-// The kinds of Action.
+// The kinds of Action (see plugins/lang).
 const (
-	// KindStatements: statements inside a function body were removed (and
-	// replaced, where the body needs it, by a zero-value return).
-	KindStatements = "statements"
-	// KindFunctionBody: a whole function body became a placeholder.
-	KindFunctionBody = "function-body"
-	// KindPreprocessorBlock: the target branch of a C or C++ conditional
-	// (or a Rust #[cfg] block or cfg! branch) inside a function body
-	// became a placeholder or was emptied.
-	KindPreprocessorBlock = "preprocessor-block"
-	// KindConstant: the initializer of a Rust const or static became the
-	// zero literal of its type.
-	KindConstant = "constant"
-	// KindImport: a Go import was removed because masking took its last use.
-	KindImport = "import"
-	// KindUnmasked: the region was left unchanged; Detail says why.
-	KindUnmasked = "unmasked"
-	// KindSkipped: the region's verdict is false-positive; never masked.
-	KindSkipped = "skipped"
+	KindStatements        = lang.KindStatements
+	KindFunctionBody      = lang.KindFunctionBody
+	KindPreprocessorBlock = lang.KindPreprocessorBlock
+	KindConstant          = lang.KindConstant
+	KindImport            = lang.KindImport
+	KindUnmasked          = lang.KindUnmasked
+	KindSkipped           = lang.KindSkipped
 )
 
 // The languages a Masker is asked about.
 const (
-	LangGo   = sourcelang.Go
-	LangC    = sourcelang.C
-	LangCPP  = sourcelang.CPP
-	LangRust = sourcelang.Rust
+	LangGo     = lang.Go
+	LangC      = lang.C
+	LangCPP    = lang.CPP
+	LangRust   = lang.Rust
+	LangCSharp = lang.CSharp
 )
 
 // LanguageOf derives the language of a file from its extension, or returns
-// "" when it is not one of the languages the rules mask.
+// "" when it is not one of the languages the rules mask (a registered
+// language with mask rules attached).
 func LanguageOf(file string) string {
-	switch lang := sourcelang.Of(file); lang {
-	case LangGo, LangC, LangCPP, LangRust:
-		return lang
+	l := lang.Of(file)
+	if _, ok := lang.Default.Mask(l); ok {
+		return l
 	}
 	return ""
 }
 
-// testDirs are directory names whose whole content is test code or data.
-var testDirs = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true}
-
-// IsTestFile reports whether the repo-relative path names a test file: Go's
-// _test.go files, C and C++ files whose base name ends in _test or _tests,
-// and anything under a directory named test, tests, testdata or __tests__.
-func IsTestFile(p string) bool {
-	dir, file := path.Split(p)
-	for _, d := range strings.Split(strings.Trim(dir, "/"), "/") {
-		if testDirs[strings.ToLower(d)] {
-			return true
-		}
-	}
-	stem := strings.TrimSuffix(file, path.Ext(file))
-	return strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests")
-}
+// IsTestFile reports whether the repo-relative path names a test file
+// (plugins/lang's classification, the one diffcov uses).
+func IsTestFile(p string) bool { return lang.IsTestFile(p) }
 
 var maskers = registry.New[Masker]("masker")
 
@@ -205,7 +128,9 @@ func Lookup(name string) (Masker, bool) { return maskers.Lookup(name) }
 // Names returns the registered names, sorted.
 func Names() []string { return maskers.Names() }
 
-func init() { Register("rules", Rules{}) }
+func init() {
+	Register("rules", Rules{})
+}
 
 // Rules is the deterministic masker described in the package comment.
 type Rules struct{}
@@ -218,7 +143,7 @@ func (Rules) Mask(ctx context.Context, in Input) (Output, error) {
 	if IsTestFile(in.Path) {
 		return Output{}, fmt.Errorf("mask %s: test files are never masked", in.Path)
 	}
-	lang, err := languageFor(in)
+	name, err := languageFor(in)
 	if err != nil {
 		return Output{}, err
 	}
@@ -226,20 +151,15 @@ func (Rules) Mask(ctx context.Context, in Input) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	var out Output
-	switch lang {
-	case LangGo:
-		out, err = maskGo(in.Path, in.Source, regions, in.Coarse)
-	case LangRust:
-		out, err = maskRust(in.Path, in.Source, regions, in.Coarse)
-	default:
-		out, err = maskCFamily(in.Path, in.Source, lang == LangCPP, regions, in.Coarse)
-	}
+	rules, _ := lang.Default.Mask(name)
+	checked := in
+	checked.Language, checked.Regions = name, regions
+	out, err := rules.Mask(ctx, checked)
 	if err != nil {
 		return Output{}, err
 	}
 	out.Actions = append(skipped, out.Actions...)
-	sortActions(out.Actions)
+	srcedit.SortActions(out.Actions)
 	return out, nil
 }
 
@@ -247,18 +167,19 @@ func (Rules) Mask(ctx context.Context, in Input) (Output, error) {
 // C++ projects alike, so a C++ extension wins over it.
 func languageFor(in Input) (string, error) {
 	byExt := LanguageOf(in.Path)
-	switch lang := in.Language; {
-	case lang == "":
+	_, hasRules := lang.Default.Mask(in.Language)
+	switch l := in.Language; {
+	case l == "":
 		if byExt == "" {
 			return "", fmt.Errorf("mask %s: no language given and none known for the extension", in.Path)
 		}
 		return byExt, nil
-	case lang == LangC && byExt == LangCPP:
+	case l == LangC && byExt == LangCPP:
 		return LangCPP, nil
-	case lang == LangGo || lang == LangC || lang == LangCPP || lang == LangRust:
-		return lang, nil
+	case hasRules:
+		return l, nil
 	default:
-		return "", fmt.Errorf("mask %s: the rules masker does not handle language %q", in.Path, lang)
+		return "", fmt.Errorf("mask %s: the rules masker does not handle language %q", in.Path, l)
 	}
 }
 

@@ -1,36 +1,21 @@
-// Package sourcelang names the source languages osbench reads and tells
-// them apart by file extension: the one table differential coverage, the
-// verifiers and the maskers share, so they never disagree about a file.
+// Package sourcelang is the old name of plugins/lang's extension table,
+// kept so that code written against it still builds. New code uses
+// plugins/lang.
 package sourcelang
 
 import (
-	"path"
-	"strings"
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages Of knows
 )
 
 // The languages, by the names manifests, verdicts and prompts use.
 const (
-	Go     = "go"
-	C      = "c"
-	CPP    = "cpp"
-	Rust   = "rust"
-	CSharp = "csharp"
+	Go     = lang.Go
+	C      = lang.C
+	CPP    = lang.CPP
+	Rust   = lang.Rust
+	CSharp = lang.CSharp
 )
 
-// Of returns the language of a file from its extension, or "" when it is
-// none of the above. A .h header counts as C.
-func Of(file string) string {
-	switch strings.ToLower(path.Ext(file)) {
-	case ".go":
-		return Go
-	case ".c", ".h":
-		return C
-	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl", ".tcc":
-		return CPP
-	case ".rs":
-		return Rust
-	case ".cs":
-		return CSharp
-	}
-	return ""
-}
+// Of returns the language of a file from its extension, or "".
+func Of(file string) string { return lang.Of(file) }

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
 )
 
 // lexed is a file of a C-like language split into lines with comments and
@@ -144,25 +146,10 @@ func (lx *lexer) literal() bool {
 	case rest[0] == '"':
 		return lx.quoted('"', true)
 	case rest[0] == '\'':
-		if lx.lang == LangRust && !rustCharAhead(rest) {
+		if lx.lang == LangRust && lang.RustChar(rest) == 0 {
 			return false // a lifetime or a loop label
 		}
 		return lx.quoted('\'', true)
-	}
-	return false
-}
-
-// rustCharAhead tells a char literal ('a', '\n', '\u{1F600}') from a
-// lifetime ('a) after the opening quote.
-func rustCharAhead(rest string) bool {
-	if len(rest) >= 2 && rest[1] == '\\' {
-		return true
-	}
-	// One UTF-8 encoded rune, then the closing quote.
-	for n := 2; n <= 5 && n < len(rest); n++ {
-		if rest[n] == '\'' {
-			return true
-		}
 	}
 	return false
 }

@@ -20,8 +20,9 @@ package verify
 import (
 	"context"
 
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages LanguageOf knows
 	"github.com/osbench/osbench/plugins/registry"
-	"github.com/osbench/osbench/plugins/sourcelang"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -34,28 +35,22 @@ type Verifier interface {
 	Verify(ctx context.Context, in Input) ([]schemas.Verdict, error)
 }
 
-// Input is one file and the candidate regions found in it.
-type Input struct {
-	Path     string // repo-relative, "/"-separated
-	Source   []byte // the whole file as in the complete repository (R+)
-	Language string // "go", "c", "cpp", "rust", "csharp"; derived from Path when empty
-	Regions  []schemas.Region
-	SourceOS string // "linux" or "windows": the platform the code is kept for
-	TargetOS string // the platform whose code the regions are candidates of
-}
+// Input is one file and the candidate regions found in it (plugins/lang's
+// type, which every language's verify rules see).
+type Input = lang.VerifyInput
 
 // The languages a Verifier is asked about.
 const (
-	LangGo     = sourcelang.Go
-	LangC      = sourcelang.C
-	LangCPP    = sourcelang.CPP
-	LangRust   = sourcelang.Rust
-	LangCSharp = sourcelang.CSharp
+	LangGo     = lang.Go
+	LangC      = lang.C
+	LangCPP    = lang.CPP
+	LangRust   = lang.Rust
+	LangCSharp = lang.CSharp
 )
 
 // LanguageOf derives the language of a file from its extension, or returns
 // "" when the extension is not one of a supported language.
-func LanguageOf(file string) string { return sourcelang.Of(file) }
+func LanguageOf(file string) string { return lang.Of(file) }
 
 var verifiers = registry.New[Verifier]("verifier")
 
@@ -72,4 +67,20 @@ func Names() []string { return verifiers.Names() }
 
 func init() {
 	Register(RulesName, Rules{})
+	for _, l := range []string{LangGo, LangC, LangCPP, LangRust, LangCSharp} {
+		lang.AttachVerify(l, languageRules{lang: l})
+	}
+}
+
+// languageRules is Rules for one language, as plugins/lang sees it: the Go
+// front end (go/parser) for Go, the brace scanner for the others.
+type languageRules struct{ lang string }
+
+// Version names the rules; it changes whenever a verdict of the language can.
+func (languageRules) Version() string { return "1" }
+
+// Verify implements lang.VerifyRules.
+func (r languageRules) Verify(ctx context.Context, in Input) ([]schemas.Verdict, error) {
+	in.Language = r.lang
+	return Rules{}.Verify(ctx, in)
 }

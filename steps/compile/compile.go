@@ -76,7 +76,7 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 		if err != nil {
 			return nil, fmt.Errorf("%s: repository %q: source path: %v", src("source.path"), r.Name, err)
 		}
-		co.Config = []engine.Field{{Name: "tree", Value: tree, Source: src("source.path")}}
+		co.Config = engine.Fields(checkout.Config{Tree: tree}, func(string) string { return src("source.path") })
 		co.Local = map[string]string{checkout.LocalPath: r.Source.Path}
 	case "":
 		return nil, fmt.Errorf("%s: repository %q has no source", rangeOf(r.DeclRange), r.Name)
@@ -146,21 +146,31 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 
 	tc := &engine.Step{
 		ID: platformID(r.Name, p.Name, toolchain.Kind), Kind: toolchain.Kind, Group: r.Name, Env: tcEnv, Pool: pool,
-		Config: []engine.Field{
-			{Name: "language", Value: r.Language, Source: rangeString(r.Ranges, "language")},
-			{Name: "version", Value: p.Toolchain, Source: at("toolchain")},
-			{Name: "platform", Value: p.Name},
-			{Name: "executor", Value: p.Executor, Source: at("executor")},
-			{Name: "user", Value: p.User, Source: at("user")},
-		},
+		Config: engine.Fields(toolchain.Config{
+			Language: r.Language, Version: p.Toolchain, Platform: p.Name, Executor: p.Executor, User: p.User,
+		}, func(field string) string {
+			switch field {
+			case "language":
+				return rangeString(r.Ranges, "language")
+			case "version":
+				return at("toolchain")
+			case "platform":
+				return ""
+			}
+			return at(field)
+		}),
 	}
 	out := "runs/" + r.Name + "/" + p.Name + "/"
 	test := &engine.Step{
 		ID: platformID(r.Name, p.Name, testrun.Kind), Kind: testrun.Kind, Group: r.Name, Env: env, Pool: pool,
-		Inputs:  []engine.Input{{Name: "source", Step: checkoutID(r.Name), Result: "source"}, {Name: "toolchain", Step: tc.ID}},
+		Inputs: []engine.Input{
+			{Name: testrun.InputSource, Step: checkoutID(r.Name), Result: checkout.ResultSource},
+			{Name: testrun.InputToolchain, Step: tc.ID},
+		},
 		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}, runLogExport(out, 1)},
 		Config:  testFields(r.Name, p.Name, r.Language, environment(p), testSource(r, at, "timeout")),
 	}
+	testCfg := testConfig(r.Name, p.Name, r.Language, environment(p))
 	steps := []*engine.Step{tc, test}
 	if migrates(r, p.Name) && p.Coverage != nil {
 		// The gold re-run: the complete repository run the way evaluation
@@ -175,19 +185,24 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		steps = append(steps, &gold)
 	}
 	if p.Coverage != nil {
-		config := []engine.Field{
-			{Name: "repository", Value: r.Name, Source: rangeOf(r.DeclRange)},
-			{Name: "platform", Value: p.Name},
-			{Name: "format", Value: p.Coverage.Format, Source: at("coverage.format")},
-		}
+		cfg := covimport.Config{Repository: r.Name, Platform: p.Name, Format: p.Coverage.Format}
 		// Version 1 is the absence of the field (as for parsers).
 		if v := coverage.VersionOf(p.Coverage.Format); v != "1" {
-			config = append(config, engine.Field{Name: "importer_version", Value: v})
+			cfg.ImporterVersion = v
 		}
+		config := engine.Fields(cfg, func(field string) string {
+			switch field {
+			case "repository":
+				return rangeOf(r.DeclRange)
+			case "format":
+				return at("coverage.format")
+			}
+			return ""
+		})
 		steps = append(steps, &engine.Step{
 			ID: platformID(r.Name, p.Name, covimport.Kind), Kind: covimport.Kind, Group: r.Name,
 			Env:     map[string]string{"platform": p.Name},
-			Inputs:  []engine.Input{{Name: "test", Step: test.ID}, {Name: "source", Step: checkoutID(r.Name)}},
+			Inputs:  []engine.Input{{Name: covimport.InputTest, Step: test.ID}, {Name: covimport.InputSource, Step: checkoutID(r.Name)}},
 			Exports: []engine.Export{{Output: "coverage.json", Path: out + "coverage.json"}},
 			Config:  config,
 		})
@@ -198,7 +213,15 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		again := *test
 		again.ID = repeatedRunID(test.ID, n)
 		again.Exports = []engine.Export{runLogExport(out, n)}
-		again.Config = append(append([]engine.Field(nil), test.Config...), engine.Field{Name: "run", Value: n, Source: rangeString(r.Ranges, "flaky_runs")})
+		runCfg := testCfg
+		runCfg.Run = n
+		testAt := testSource(r, at, "timeout")
+		again.Config = engine.Fields(runCfg, func(field string) string {
+			if field == "run" {
+				return rangeString(r.Ranges, "flaky_runs")
+			}
+			return testAt(field)
+		})
 		steps = append(steps, &again)
 	}
 	return steps, nil
@@ -400,21 +423,8 @@ func rangeOf(r hcl.Range) string {
 // names its line.
 func sourceFields(r *manifests.Repository) []engine.Field {
 	s := r.Source
-	var fields []engine.Field
-	add := func(name string, value any, set bool) {
-		if set {
-			fields = append(fields, engine.Field{Name: name, Value: value, Source: rangeString(r.Ranges, "source."+name)})
-		}
-	}
-	add("git", s.Git, s.Git != "")
-	add("commit", s.Commit, s.Commit != "")
-	add("go_module", s.GoModule, s.GoModule != "")
-	add("sum", s.Sum, s.Sum != "")
-	add("crate", s.Crate, s.Crate != "")
-	add("debian", s.Debian, s.Debian != "")
-	add("packaging", s.Packaging, s.Packaging)
-	add("suite", s.Suite, s.Suite != "")
-	add("archive", s.Archive, s.Archive != "")
-	add("sha256", s.SHA256, s.SHA256 != "")
-	return fields
+	return engine.Fields(checkout.Config{
+		Git: s.Git, Commit: s.Commit, GoModule: s.GoModule, Sum: s.Sum, Crate: s.Crate,
+		Debian: s.Debian, Packaging: s.Packaging, Suite: s.Suite, Archive: s.Archive, SHA256: s.SHA256,
+	}, func(field string) string { return rangeString(r.Ranges, "source."+field) })
 }

@@ -81,16 +81,13 @@ func (ev *Evaluation) ApplySteps(preds []EvalPrediction) ([]*engine.Step, error)
 			}
 			steps = append(steps, &engine.Step{
 				ID: taskCheckoutID(t.InstanceID), Kind: checkout.Kind, Group: t.InstanceID,
-				Config: []engine.Field{{Name: "tree", Value: tree, Source: t.Where}},
+				Config: engine.Fields(checkout.Config{Tree: tree}, func(string) string { return t.Where }),
 				Local:  map[string]string{checkout.LocalPath: t.RepoDir},
 			})
 		}
 		steps = append(steps, &engine.Step{
 			ID: p.ApplyID(), Kind: patchapply.Kind, Group: p.InstanceID,
-			Config: []engine.Field{
-				{Name: "instance_id", Value: p.InstanceID, Source: p.Where},
-				{Name: "patch", Value: string(p.PatchDigest), Source: p.Where},
-			},
+			Config: engine.Fields(patchapply.Config{InstanceID: p.InstanceID, Patch: string(p.PatchDigest)}, func(string) string { return p.Where }),
 			Inputs: []engine.Input{{Name: patchapply.InputSource, Step: taskCheckoutID(t.InstanceID)}},
 		}, &engine.Step{
 			ID: p.ScanID(), Kind: tamperscan.Kind, Group: p.InstanceID,
@@ -113,24 +110,8 @@ func (ev *Evaluation) Steps(ctx context.Context, preds []EvalPrediction, applied
 		t := ev.tasks[p.InstanceID]
 		v := &engine.Step{
 			ID: p.VerdictID(), Kind: verdict.Kind, Group: p.InstanceID,
-			Config: []engine.Field{
-				{Name: "instance_id", Value: t.InstanceID, Source: t.Where},
-				{Name: "task_digest", Value: t.Digest, Source: t.Where},
-				{Name: "source", Value: t.SourceOS, Source: t.Where},
-				{Name: "target", Value: t.TargetOS, Source: t.Where},
-				{Name: "fail_to_pass", Value: nonNilList(t.FailToPass), Source: t.Where},
-				{Name: "pass_to_pass", Value: nonNilList(t.PassToPass), Source: t.Where},
-				{Name: "pass_on_source", Value: nonNilList(t.PassOnSource), Source: t.Where},
-			},
+			Config: engine.Fields(verdictConfig(t), func(string) string { return t.Where }),
 			Inputs: []engine.Input{{Name: verdict.InputApply, Step: p.ApplyID()}},
-		}
-		// Only tasks that record evidence add the fields, so the verdicts
-		// of older task lines keep their keys.
-		if e, ok := t.Evidence[t.TargetOS]; ok {
-			v.Config = append(v.Config, engine.Field{Name: "target_evidence", Value: &e, Source: t.Where})
-		}
-		if e, ok := t.Evidence[t.SourceOS]; ok {
-			v.Config = append(v.Config, engine.Field{Name: "source_evidence", Value: &e, Source: t.Where})
 		}
 		if applied[p.ApplyID()] {
 			for _, stage := range []struct{ input, platform string }{{verdict.InputTarget, t.TargetOS}, {verdict.InputSource, t.SourceOS}} {
@@ -149,6 +130,23 @@ func (ev *Evaluation) Steps(ctx context.Context, preds []EvalPrediction, applied
 		steps = append(steps, v)
 	}
 	return steps, nil
+}
+
+// verdictConfig is the verdict step's configuration: the task's labels
+// and, for tasks that record it, the evidence of its complete runs (absent
+// otherwise, so the verdicts of older task lines keep their keys).
+func verdictConfig(t *predictions.Task) verdict.Config {
+	cfg := verdict.Config{
+		InstanceID: t.InstanceID, TaskDigest: t.Digest, Source: t.SourceOS, Target: t.TargetOS,
+		FailToPass: t.FailToPass, PassToPass: t.PassToPass, PassOnSource: t.PassOnSource,
+	}
+	if e, ok := t.Evidence[t.TargetOS]; ok {
+		cfg.TargetEvidence = &e
+	}
+	if e, ok := t.Evidence[t.SourceOS]; ok {
+		cfg.SourceEvidence = &e
+	}
+	return cfg
 }
 
 // platformSteps are the toolchain step of a task's platform and the test
@@ -173,21 +171,17 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 	}
 	tc = &engine.Step{
 		ID: taskToolchainID(t.InstanceID, platform), Kind: toolchain.Kind, Group: t.InstanceID, Env: tcEnv, Pool: e.Executor,
-		Config: []engine.Field{
-			{Name: "language", Value: t.Language, Source: t.Where},
-			{Name: "version", Value: e.Toolchain, Source: t.Where},
-			{Name: "platform", Value: platform},
-			{Name: "executor", Value: e.Executor, Source: t.Where},
-			{Name: "user", Value: e.User, Source: t.Where},
-		},
+		Config: engine.Fields(toolchain.Config{
+			Language: t.Language, Version: e.Toolchain, Platform: platform, Executor: e.Executor, User: e.User,
+		}, at),
 	}
 	test = &engine.Step{
 		ID: p.TestID(platform), Kind: testrun.Kind, Group: p.InstanceID, Pool: e.Executor,
 		Env:    map[string]string{"platform": platform, "executor": fp},
 		Config: testFields(t.Task.RepositoryName(), platform, t.Language, e, at),
 		Inputs: []engine.Input{
-			{Name: "source", Step: p.ApplyID(), Result: patchapply.OutputSource},
-			{Name: "toolchain", Step: tc.ID},
+			{Name: testrun.InputSource, Step: p.ApplyID(), Result: patchapply.OutputSource},
+			{Name: testrun.InputToolchain, Step: tc.ID},
 		},
 	}
 	return tc, test, nil

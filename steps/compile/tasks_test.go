@@ -87,8 +87,13 @@ func TestMaskBuildCheck(t *testing.T) {
 		t.Errorf("rust without a build command: check = %+v", got)
 	}
 	script := &manifests.Platform{Name: "windows", Build: &manifests.Command{Shell: "bash", Argv: []string{"make"}}}
-	if got := buildCheck("go", script); got == nil || !reflect.DeepEqual(got.Argv, buildChecks["go"]) {
+	if got := buildCheck("go", script); got == nil || !reflect.DeepEqual(got.Argv, []string{"go", "build", "./..."}) {
 		t.Errorf("go with a bash build: check = %+v", got)
+	}
+	// C# compiles its non-test sources with mcs, defining the target's
+	// platform symbol.
+	if got := buildCheck("csharp", &manifests.Platform{Name: "windows"}); got == nil || got.Argv[0] != "bash" || got.Argv[len(got.Argv)-1] != "WINDOWS" {
+		t.Errorf("csharp on windows: check = %+v", got)
 	}
 }
 
@@ -136,5 +141,50 @@ func TestLMSettingsReachTheKey(t *testing.T) {
 		if settings["model"] != "model-a" || c["lm_prompt"] != prompt {
 			t.Errorf("%s: lm = %v, lm_prompt = %v; want the model and %s", id, c["lm"], c["lm_prompt"], prompt)
 		}
+	}
+}
+
+// The dotnet preset's mask steps: a Linux target is checked with Mono's
+// mcs (the language's default, LINUX defined), a Windows target with the
+// preset's `dotnet build` on the Windows worker, which has no bash or mcs.
+func TestDotnetMaskBuildCheck(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "cs.hcl")
+	src := `repository "csplat" {
+  preset  = "dotnet"
+  source { path = "` + filepath.ToSlash(fixtureRepo("csplat")) + `" }
+  migrate = ["linux->windows", "windows->linux"]
+}
+`
+	if err := os.WriteFile(manifest, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, diags := manifests.Load([]string{manifest}, manifests.LoadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	steps, err := Compile(context.Background(), set, Options{ExecutorState: func(string) (string, error) { return t.TempDir(), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(id string) []string {
+		for _, s := range steps {
+			if s.ID != id {
+				continue
+			}
+			for _, f := range s.Config {
+				if c, ok := f.Value.(*testrun.Command); ok && f.Name == "check" && c != nil {
+					return c.Argv
+				}
+			}
+		}
+		t.Fatalf("no check on %s", id)
+		return nil
+	}
+	if got := check("csplat/windows-to-linux/mask"); len(got) < 2 || got[0] != "bash" || got[len(got)-1] != "LINUX" {
+		t.Errorf("windows-to-linux mask check = %q, want the mcs check for LINUX", got)
+	}
+	if got := check("csplat/linux-to-windows/mask"); !reflect.DeepEqual(got, []string{"dotnet", "build", "--nologo"}) {
+		t.Errorf("linux-to-windows mask check = %q, want dotnet build", got)
 	}
 }

@@ -123,8 +123,9 @@ func succeededOutcomes(buildOut string, steps *engine.Report) ([]taskbuild.Outco
 		if err := json.Unmarshal(b, &o); err != nil {
 			return nil, fmt.Errorf("corpusreport: %s: %w", p, err)
 		}
-		// The task step of a repository and direction (steps/compile).
-		id := o.Repository + "/" + o.Source + "-to-" + o.Target + "/" + taskbuild.Kind
+		// The task step of a repository and direction, or of one group of
+		// a split direction (steps/compile).
+		id := taskbuild.StepID(o.Repository, o.Source, o.Target, o.Group)
 		if succeeded(steps.Step(id)) {
 			outcomes = append(outcomes, o)
 		}

@@ -15,13 +15,18 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/testrun"
 )
 
 // Kind is the step kind's name.
 const Kind = "coverage"
 
-// Config is the coverage step's configuration.
+// Inputs of a coverage import.
+const (
+	InputTest   = "test"   // the test step whose coverage.raw is read
+	InputSource = "source" // the checkout, for file paths
+)
+
+// Config is the coverage import's configuration.
 type Config struct {
 	Repository string `json:"repository"`
 	Platform   string `json:"platform"`
@@ -50,7 +55,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if !ok {
 		return fmt.Errorf("unknown coverage format %q", cfg.Format)
 	}
-	run, err := rc.Input("test")
+	run, err := rc.Input(InputTest)
 	if err != nil {
 		return err
 	}
@@ -58,7 +63,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return err
 	}
@@ -66,7 +71,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	files, err := imp.Import(bytes.NewReader(raw), coverage.Options{Root: testrun.WorkToken, Modules: modules})
+	files, err := imp.Import(bytes.NewReader(raw), coverage.Options{Root: schemas.WorkToken, Modules: modules})
 	if err != nil {
 		return fmt.Errorf("import %s coverage: %w", cfg.Format, err)
 	}

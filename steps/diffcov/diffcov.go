@@ -31,6 +31,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages whose lines it classifies
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -195,7 +197,7 @@ func Regions(src fs.FS, diff []FileLines, opts Options) ([]schemas.Region, error
 
 // lineKinds classifies the lines of one file, or returns nil when src does
 // not hold it.
-func lineKinds(src fs.FS, file string) ([]lineKind, error) {
+func lineKinds(src fs.FS, file string) ([]lang.LineKind, error) {
 	if src == nil {
 		return nil, nil
 	}
@@ -206,15 +208,15 @@ func lineKinds(src fs.FS, file string) ([]lineKind, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
-	return classifyLines(languageOf(file), b), nil
+	return lang.ClassifyLines(lang.Of(file), b), nil
 }
 
 // fileRegions merges the lines of one file. kinds may be nil (text unknown).
-func fileRegions(f FileLines, kinds []lineKind, maxGap int) []schemas.Region {
+func fileRegions(f FileLines, kinds []lang.LineKind, maxGap int) []schemas.Region {
 	lines := sortedSet(f.Lines)
 	instrumented := sortedSet(f.Instrumented)
 	bridgeable := func(l int) bool {
-		if l <= len(kinds) && kinds[l-1] != lineCode {
+		if l <= len(kinds) && kinds[l-1] != lang.LineCode {
 			return true
 		}
 		return len(instrumented) > 0 && !instrumented.has(l)

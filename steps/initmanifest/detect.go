@@ -3,6 +3,7 @@ package initmanifest
 import (
 	"context"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"os"
 	"os/exec"
 	"path"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine/cache"
-	"github.com/osbench/osbench/steps/toolchain"
 )
 
 // DetectPreset names the bundled preset for a source tree from the files
@@ -65,7 +65,7 @@ func HostToolchain(ctx context.Context, preset string) (string, error) {
 	case "cargo":
 		// The rustc the steps run, which is not always the first on this
 		// process's PATH (a rustup install in ~/.cargo/bin).
-		rustc, err := lookPath("rustc", toolchain.HostPath())
+		rustc, err := lookPath("rustc", toolenv.HostPath())
 		if err != nil {
 			return "", err
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the skip styles
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -139,18 +141,7 @@ func packageOf(id string) string {
 // test for the go style ("" for a package-level result, which no -skip
 // names), else the ID's last element (what osbench's runners match, see
 // testrun's markSkipped).
-func skipName(id, style string) string {
-	parts := strings.Split(id, "/")
-	if style == "go" {
-		for i, p := range parts {
-			if i > 0 && isGoTestName(p) {
-				return p
-			}
-		}
-		return ""
-	}
-	return parts[len(parts)-1]
-}
+func skipName(id, style string) string { return lang.SkipEntryFor(style, id) }
 
 func isGoTestName(s string) bool {
 	for _, prefix := range []string{"Test", "Example", "Fuzz", "Benchmark"} {

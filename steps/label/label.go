@@ -23,6 +23,7 @@ package label
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -223,4 +224,49 @@ func platformOf(runs []schemas.TestResults) string {
 		}
 	}
 	return ""
+}
+
+// GoldRerunTimedOut says why a platform's gold re-run cannot stand for the
+// gold patch's evaluation: it ran out of time as a whole (eval_timeout)
+// where the complete runs finished. Its tests' "timeout" and "missing"
+// are then no sign that they are flaky — the run itself was too short, on
+// a loaded machine or with cold caches — and quarantining them would empty
+// the labels; yet evaluation is served from this very run, so the gold
+// patch would not resolve. "" when the re-run (or its absence) is fine.
+//
+// A whole-run timeout is: some test timed out, and more than half of the
+// tests that pass in every complete run did not finish (timeout or
+// missing).
+func GoldRerunTimedOut(platform string, complete []schemas.TestResults, rerun *schemas.TestResults) string {
+	if rerun == nil {
+		return ""
+	}
+	stable, _ := stableStatuses(complete)
+	again := statusesOf(*rerun)
+	passing, unfinished, timedOut := 0, 0, false
+	for id, status := range stable {
+		if !status.Passes() {
+			continue
+		}
+		passing++
+		switch statusIn(again, id) {
+		case schemas.StatusTimeout:
+			timedOut = true
+			unfinished++
+		case schemas.StatusMissing:
+			unfinished++
+		}
+	}
+	for _, t := range rerun.Tests {
+		if t.Status == schemas.StatusTimeout {
+			timedOut = true
+		}
+	}
+	if !timedOut || passing == 0 || 2*unfinished <= passing {
+		return ""
+	}
+	return fmt.Sprintf("the gold re-run on %s (the complete repository run as evaluation runs it, under eval_timeout) "+
+		"ran out of time: %d of the %d tests that pass in every complete run did not finish, so the gold patch's "+
+		"evaluation would not resolve; raise the platform's eval_timeout (a loaded machine or cold caches make the first run slow)",
+		platform, unfinished, passing)
 }

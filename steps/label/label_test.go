@@ -275,3 +275,34 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+func TestGoldRerunTimedOut(t *testing.T) {
+	complete := runs("linux", 2, "A=pass", "B=pass", "C=pass", "D=pass", "E=fail")
+	tests := []struct {
+		name   string
+		rerun  *schemas.TestResults
+		reject bool
+	}{
+		{"no re-run", nil, false},
+		{"an agreeing re-run", ptr(run("linux", "A=pass", "B=pass", "C=pass", "D=pass", "E=fail")), false},
+		// The corpus case: the executor killed the whole run at eval_timeout.
+		{"every test timed out", ptr(run("linux", "A=timeout", "B=timeout", "C=timeout", "D=timeout", "E=timeout")), true},
+		{"one test hung, the rest never ran", ptr(run("linux", "A=pass", "B=timeout")), true},
+		// One flaky test that timed out is a flake to quarantine, not a
+		// run that was too short.
+		{"one test timed out", ptr(run("linux", "A=pass", "B=pass", "C=pass", "D=timeout", "E=fail")), false},
+		// A crash loses tests without any timeout: a crash, not this.
+		{"a crash lost most tests", ptr(run("linux", "A=pass", "B=crash")), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reason := GoldRerunTimedOut("linux", complete, tt.rerun)
+			if (reason != "") != tt.reject {
+				t.Errorf("GoldRerunTimedOut = %q, want a rejection: %v", reason, tt.reject)
+			}
+			if tt.reject && !strings.Contains(reason, "eval_timeout") {
+				t.Errorf("the reason %q does not say what to raise", reason)
+			}
+		})
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,39 +28,13 @@ import (
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/testrun"
-	"github.com/osbench/osbench/steps/toolchain"
 )
 
 // Kind is the step kind's name.
 const Kind = "mask"
 
-// Record is the mask.json result.
-type Record struct {
-	Masker string `json:"masker"`
-	// Coarse is true when the fine-grained mask broke the target build and
-	// whole function bodies were masked instead.
-	Coarse bool  `json:"coarse"`
-	Builds *bool `json:"builds,omitempty"` // nil: the step has no build check
-	// Log is the end of the build check's output, and FineLog that of the
-	// failed check of the fine-grained mask when the coarse retry ran (why
-	// the retry was needed). Both are side artifacts (SideBuildLog,
-	// SideFineBuildLog), never part of mask.json: a parallel build's lines
-	// come in a different order each time, and a result must not.
-	Log     string        `json:"-"`
-	FineLog string        `json:"-"`
-	Files   []string      `json:"files"`
-	Actions []mask.Action `json:"actions"`
-	// Regions are the verified regions that were masked.
-	Regions []schemas.VerifiedRegion `json:"regions"`
-	// Rejected are verified regions left unmasked because their
-	// placeholder would change a line the source platform executed, or
-	// would change nothing (preserve.go).
-	Rejected []Rejected `json:"rejected,omitempty"`
-	// Retry is set by the mask-retry step (retry.go): how the target's run
-	// on the first mask went, and whether the retry masked anew.
-	Retry *Retry `json:"retry,omitempty"`
-}
+// Record is the mask.json result (schemas.MaskRecord).
+type Record = schemas.MaskRecord
 
 // The side artifacts of the mask step: the build checks' logs.
 const (
@@ -67,9 +42,15 @@ const (
 	SideFineBuildLog = "fine-build.log"
 )
 
-// InputSourceCoverage is the source platform's coverage (coverage.json of
-// the covimport step): the lines a mask must not touch.
-const InputSourceCoverage = "source_coverage"
+// Inputs of a mask step.
+const (
+	InputSource    = "source"    // the checkout (R+)
+	InputVerify    = "verify"    // the regions to mask: the verify step's, or one split step's
+	InputToolchain = "toolchain" // the target's toolchain step, for the build check
+	// InputSourceCoverage is the source platform's coverage (coverage.json
+	// of the covimport step): the lines a mask must not touch.
+	InputSourceCoverage = "source_coverage"
+)
 
 // Config is the mask step's configuration. The build check runs on the
 // target platform's toolchain and executor.
@@ -85,12 +66,17 @@ type Config struct {
 	Env        map[string]string `json:"env"`
 	// Check is the command proving the masked repository builds for the
 	// target (an argv; its Dir relative to the repository root); nil: none.
-	Check *testrun.Command `json:"check,omitempty"`
+	// Always in the key (null for none), as it has been since it existed.
+	Check *schemas.Command `json:"check"`
 	// LM holds the language-model masker's settings (masker "lm").
 	LM map[string]string `json:"lm,omitempty"`
 	// LMPrompt is the version of the prompt the model is asked with
 	// (lm.MaskPromptVersion); it is configuration so that a new prompt reruns the step.
 	LMPrompt string `json:"lm_prompt,omitempty"`
+	// Rules names the versions of the language's mask rules
+	// (lang.MaskRulesKey; "" while they are all "1"), so a rule change
+	// reruns that language's masks only.
+	Rules string `json:"rules,omitempty"`
 }
 
 type kind struct{}
@@ -105,7 +91,10 @@ func (kind) Name() string { return Kind }
 // Version 5: quiet placeholders by construction (whole bodies, early
 // returns, neutral errors; plugins/mask).
 // Version 6: Go's coarse mode returns nil errors.
-func (kind) Version() string { return "6" }
+// Version 7: test files are plugins/lang's one classification (a Go
+// x_tests.go is masked, files under Foo.Tests/ are not); Rust characters
+// and lifetimes by lang.RustChar; C# masked (plugins/lang/csharp).
+func (kind) Version() string { return "7" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -127,7 +116,7 @@ func maskTree(ctx context.Context, rc *engine.RunContext, cfg Config, modes []bo
 	if err != nil {
 		return Record{}, err
 	}
-	vr, err := rc.Input("verify")
+	vr, err := rc.Input(InputVerify)
 	if err != nil {
 		return Record{}, err
 	}
@@ -135,7 +124,7 @@ func maskTree(ctx context.Context, rc *engine.RunContext, cfg Config, modes []bo
 	if err := vr.DecodeJSON(schemas.RegionsFile, &verified); err != nil {
 		return Record{}, err
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return Record{}, err
 	}
@@ -293,17 +282,17 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 			return false, "", err
 		}
 	}
-	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
+	ex, err := toolenv.Executor(rc.StateDir, cfg.Executor)
 	if err != nil {
 		return false, "", err
 	}
-	env, writable, err := toolchain.Env(rc, cfg.Language, cfg.Toolchain, cfg.Target)
+	env, writable, err := toolenv.Env(rc.StateDir, rc.WorkDir, cfg.Language, cfg.Toolchain, cfg.Target)
 	if err != nil {
 		return false, "", err
 	}
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
-		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: testrun.MergeEnv(env, cfg.Env), Stdout: &out, Stderr: &out,
+		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: toolenv.Merge(env, cfg.Env), Stdout: &out, Stderr: &out,
 		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
 	})
 	if err != nil {
@@ -314,7 +303,7 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 	}
 	// The scratch directory's name would make the record differ from run
 	// to run.
-	log := strings.ReplaceAll(out.String(), dir, testrun.WorkToken)
+	log := strings.ReplaceAll(out.String(), dir, schemas.WorkToken)
 	if len(log) > 4000 {
 		log = log[len(log)-4000:]
 	}

@@ -30,10 +30,7 @@ import (
 // test can see it.
 
 // Rejected is a verified region the mask step did not mask, and why.
-type Rejected struct {
-	Region schemas.VerifiedRegion `json:"region"`
-	Reason string                 `json:"reason"`
-}
+type Rejected = schemas.MaskRejected
 
 // executedLines is the source platform's coverage: file → executed lines.
 type executedLines map[string]map[int]bool

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/engine/cache"
 	"path/filepath"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/label"
 )
 
@@ -42,15 +42,8 @@ type RetryConfig struct {
 	Runs int `json:"runs"`
 }
 
-// Retry is what the mask-retry step did.
-type Retry struct {
-	// First is the class of the target's run on the first mask, for its
-	// FAIL_TO_PASS tests (label.ClassifyMasked).
-	First schemas.MaskedRun `json:"first"`
-	// Remasked: the first run crashed or hung and the retry masked whole
-	// function bodies; false means the first mask was kept as it was.
-	Remasked bool `json:"remasked"`
-}
+// Retry is what the mask-retry step did (schemas.MaskRetry).
+type Retry = schemas.MaskRetry
 
 type retryKind struct{}
 
@@ -59,7 +52,8 @@ func init() { engine.RegisterKind(retryKind{}) }
 func (retryKind) Name() string { return RetryKind }
 
 // Version 2: Go's coarse mode returns nil errors.
-func (retryKind) Version() string { return "2" }
+// Version 3: as the mask step's version 7.
+func (retryKind) Version() string { return "3" }
 
 func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg RetryConfig
@@ -85,7 +79,7 @@ func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if err := first.Materialize("source", dir); err != nil {
 			return err
 		}
-		if err := rc.PutTree("source", dir, checkout.SkipVCS); err != nil {
+		if err := rc.PutTree("source", dir, cache.SkipVCS); err != nil {
 			return err
 		}
 		rec.Retry = &Retry{First: class}

@@ -26,8 +26,8 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/lang"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/taskpkg"
 )
 
@@ -187,7 +187,7 @@ func touchedPaths(h *patchHeaders) []string {
 func restoreTestFiles(repo, pristine string, paths []string) (restored []string, reason string, err error) {
 	restored = []string{}
 	for _, p := range paths {
-		if !diffcov.IsTestFile(p) {
+		if !lang.IsTestFile(p) {
 			continue
 		}
 		parent, link, err := blockingParent(repo, p)

@@ -39,10 +39,12 @@ type Config struct {
 // Fields is the configuration of the scan of the patch stored under
 // digest, by the current rule set; where says where the patch came from.
 func Fields(digest, where string) []engine.Field {
-	return []engine.Field{
-		{Name: "patch", Value: digest, Source: where},
-		{Name: "rules", Value: tamper.Version},
-	}
+	return engine.Fields(Config{Patch: digest, Rules: tamper.Version}, func(field string) string {
+		if field == "patch" {
+			return where
+		}
+		return ""
+	})
 }
 
 type kind struct{}

@@ -26,7 +26,6 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/label"
-	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskpkg"
 )
 
@@ -48,7 +47,43 @@ const (
 	InputVerify       = "verify"        // the verify step: every candidate region with its label
 	InputTargetGold   = "target_gold"   // the target's gold re-run: R+ run as evaluation runs it
 	InputSourceGold   = "source_gold"   // the source's gold re-run
+	// InputGroup is the split step of the task's group (group.json), for
+	// a direction the manifest splits; absent otherwise.
+	InputGroup = "group"
 )
+
+// GroupRef names a group of a split direction in configurations, where
+// only its index and the count are known (what it holds is the split
+// step's result).
+type GroupRef struct {
+	Index int `json:"index"`
+	Of    int `json:"of"`
+}
+
+// TaskGroup is the group with nothing known of its content; nil for nil.
+func (g *GroupRef) TaskGroup() *schemas.TaskGroup {
+	if g == nil {
+		return nil
+	}
+	return &schemas.TaskGroup{Index: g.Index, Of: g.Of}
+}
+
+// StepID is the ID of the task step of a direction, or of one group of a
+// split direction (steps/compile builds it; the corpus report finds it).
+func StepID(repository, source, target string, group *schemas.TaskGroup) string {
+	return DirectionDir(repository, source, target, group) + "/" + Kind
+}
+
+// DirectionDir is the prefix of the IDs of a direction's task steps after
+// verification: "<repository>/<source>-to-<target>", and
+// ".../group<i>of<n>" for one group of a split direction.
+func DirectionDir(repository, source, target string, group *schemas.TaskGroup) string {
+	dir := repository + "/" + source + "-to-" + target
+	if group != nil {
+		dir += "/" + group.Name()
+	}
+	return dir
+}
 
 // Config is the task step's configuration.
 type Config struct {
@@ -60,6 +95,9 @@ type Config struct {
 	Environment    map[string]taskpkg.Environment `json:"environment"`
 	ManifestDigest string                         `json:"manifest_digest"`
 	Version        string                         `json:"osbench_version"`
+	// Group is the group of a split direction; nil for a direction that
+	// is one task, so its key is what it always was.
+	Group *GroupRef `json:"group,omitempty"`
 }
 
 // Outcome is the task step's record: the task, or why there is none.
@@ -72,11 +110,13 @@ type Outcome struct {
 	Rejected   string       `json:"rejected,omitempty"`
 	Labels     label.Labels `json:"labels"`
 	// Candidates counts the verified candidate regions by label (kept and dropped).
-	Candidates map[string]int  `json:"candidates"`
-	Mask       maskrepo.Record `json:"mask"`
+	Candidates map[string]int     `json:"candidates"`
+	Mask       schemas.MaskRecord `json:"mask"`
 	// MaskedRun classifies the masked target run for the FAIL_TO_PASS set.
 	MaskedRun schemas.MaskedRun `json:"masked_run"`
 	Task      *taskpkg.Task     `json:"task,omitempty"`
+	// Group is the part of a split direction the task masks.
+	Group *schemas.TaskGroup `json:"group,omitempty"`
 }
 
 type taskKind struct{}
@@ -95,14 +135,34 @@ func (taskKind) Name() string { return Kind }
 // the same task is the same bytes in every build. Version 6: tasks record
 // the evidence of their complete runs (test definitions, evidenced tests).
 // Version 7: a mask whose target run crashes or hangs is rejected.
-func (taskKind) Version() string { return "7" }
+// Version 8: a gold re-run that ran out of time as a whole rejects the task
+// with that reason (it quarantined every test, which gave "PASS_ON_SOURCE
+// is empty").
+// A group of a split direction (Config.Group) enters the key through the
+// configuration; a direction that is not split computes what version 7 did.
+func (taskKind) Version() string { return "8" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
-	out := Outcome{InstanceID: taskpkg.InstanceID(cfg.Repository, cfg.Source, cfg.Target), Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target}
+	out := Outcome{InstanceID: taskpkg.GroupInstanceID(cfg.Repository, cfg.Source, cfg.Target, cfg.Group.TaskGroup()), Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target}
+	var split *schemas.SplitRecord
+	if cfg.Group != nil {
+		a, err := rc.Input(InputGroup)
+		if err != nil {
+			return err
+		}
+		split = &schemas.SplitRecord{}
+		if err := a.DecodeJSON(schemas.GroupFile, split); err != nil {
+			return err
+		}
+		if split.Group.Index != cfg.Group.Index || split.Group.Of != cfg.Group.Of {
+			return fmt.Errorf("task: configured as group %d of %d, its split step made group %d of %d", cfg.Group.Index, cfg.Group.Of, split.Group.Index, split.Group.Of)
+		}
+		out.Group = &split.Group
+	}
 	in := label.Input{}
 	for n := 1; n <= cfg.Runs; n++ {
 		t, err := results(rc, TargetRun(n))
@@ -170,7 +230,25 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	// A second, untouched copy of R− to apply the gold patch to.
 	freshMasked := func(dir string) error { return mk.Materialize("source", dir) }
-	out.Rejected = validate(out, in.TargetMasked, sourceMasked, gold, original, freshMasked, rc.WorkDir)
+	if cfg.Group == nil {
+		// The build report says it too (ReportEntry.SplitHint); the log
+		// line is what a curator watching the build sees.
+		if hint := SplitAdvice(regionSize(out.Mask.Regions)); hint != "" {
+			rc.Log.Warn().Str("step", rc.Step.ID).Msg(hint)
+		}
+	}
+	goldTimedOut := label.GoldRerunTimedOut(cfg.Target, in.TargetComplete, in.TargetGold)
+	if goldTimedOut == "" {
+		goldTimedOut = label.GoldRerunTimedOut(cfg.Source, in.SourceComplete, in.SourceGold)
+	}
+	switch {
+	case goldTimedOut != "":
+		out.Rejected = goldTimedOut
+	case split != nil && split.Group.Regions == 0:
+		out.Rejected = emptyGroup(*split)
+	default:
+		out.Rejected = validate(out, in.TargetMasked, sourceMasked, gold, original, freshMasked, rc.WorkDir)
+	}
 	if out.Rejected == "" {
 		repo := filepath.Join(rc.WorkDir, "repo")
 		commit, err := taskpkg.WriteRepo(repo, masked)
@@ -200,16 +278,32 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 				cfg.Target: platformEvidence(in.TargetComplete, out.Labels.FailToPass, out.Labels.PassToPass),
 				cfg.Source: platformEvidence(in.SourceComplete, out.Labels.PassOnSource),
 			},
+			Group: out.Group,
 		}
 		// The task's workspace: the masked repository with its one commit.
 		if err := rc.PutTree("repo", repo, nil); err != nil {
 			return err
 		}
-		rc.SetLabel(fmt.Sprintf("task: %d FAIL_TO_PASS, %d PASS_ON_SOURCE, %s, mask %s", len(out.Labels.FailToPass), len(out.Labels.PassOnSource), out.Task.Difficulty, out.MaskedRun.Class))
+		rc.SetLabel(fmt.Sprintf("task%s: %d FAIL_TO_PASS, %d PASS_ON_SOURCE, %s, mask %s", groupLabel(out.Group), len(out.Labels.FailToPass), len(out.Labels.PassOnSource), out.Task.Difficulty, out.MaskedRun.Class))
 	} else {
 		rc.SetLabel("rejected: " + out.Rejected)
 	}
 	return rc.PutJSON("outcome.json", out)
+}
+
+// groupLabel is " (group 1 of 2)" for a group of a split direction.
+func groupLabel(g *schemas.TaskGroup) string {
+	if g == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (group %d of %d)", g.Index, g.Of)
+}
+
+// emptyGroup says why a group of a split direction has no task: the
+// direction's regions gave fewer groups than the manifest asked for.
+func emptyGroup(rec schemas.SplitRecord) string {
+	return fmt.Sprintf("group %d of %d is empty: the direction's verified regions form %d indivisible units (the regions of one function stay together), which give %d groups; lower split to %d",
+		rec.Group.Index, rec.Group.Of, rec.Units, rec.Formed, max(rec.Formed, 1))
 }
 
 // validate returns why the candidate is not a task, or "".

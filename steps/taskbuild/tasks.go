@@ -25,10 +25,12 @@ type Instance struct {
 	Repository string `json:"repository"`
 	Source     string `json:"source"`
 	Target     string `json:"target"`
+	// Group is the group of a split direction.
+	Group *GroupRef `json:"group,omitempty"`
 }
 
-// tasksConfig is the tasks step's configuration: its inputs, in order.
-type tasksConfig struct {
+// TasksConfig is the tasks step's configuration: its inputs, in order.
+type TasksConfig struct {
 	Instances []Instance `json:"instances"`
 }
 
@@ -72,6 +74,50 @@ type ReportEntry struct {
 	// Unmasked counts the verified regions the mask step rejected (they
 	// would have changed the source's executed lines, or nothing).
 	Unmasked int `json:"regions_rejected_by_mask"`
+	// Group is the part of a split direction the entry is about (the
+	// manifest's split = N); absent when the direction is one task.
+	Group *schemas.TaskGroup `json:"group,omitempty"`
+	// SplitHint suggests splitting a direction that is one task and whose
+	// masked regions are a whole backend (SplitAdvice).
+	SplitHint string `json:"split_hint,omitempty"`
+}
+
+// A direction that is one task and masks more than adviseLines lines or
+// adviseFiles files gets a SplitHint: such a task is a whole backend to
+// rewrite, rated hard like a 101-line one, and few agents solve it. The
+// split is not automatic: the number of groups is the number of masked
+// runs of both suites, so it must be a choice in the manifest (where it
+// also names the tasks), not a consequence of coverage.
+const (
+	adviseLines = 400
+	adviseFiles = 10
+	// linesPerGroup is the size the suggested split aims at.
+	linesPerGroup = 200
+)
+
+// regionSize is the lines the regions span and the number of their files.
+func regionSize(regions []schemas.VerifiedRegion) (lines, files int) {
+	seen := map[string]bool{}
+	for _, r := range regions {
+		if r.End >= r.Start {
+			lines += r.End - r.Start + 1
+		}
+		if !seen[r.File] {
+			seen[r.File] = true
+			files++
+		}
+	}
+	return lines, files
+}
+
+// SplitAdvice is the hint for a direction that is one task and masks
+// lines lines in files files, or "" when it is small enough.
+func SplitAdvice(lines, files int) string {
+	if lines <= adviseLines && files <= adviseFiles {
+		return ""
+	}
+	n := min(max((lines+linesPerGroup-1)/linesPerGroup, 2), 32)
+	return fmt.Sprintf("this direction masks %d lines in %d files as one task; consider split = %d in the manifest (one task per group of feature areas)", lines, files, n)
 }
 
 type tasksKind struct{}
@@ -81,11 +127,12 @@ func (tasksKind) Name() string { return TasksKind }
 // Version 2: failed directions are entries of the report. Version 3: a
 // failed direction's entry has {} and [] for its label counts and flaky
 // tests, never null (build-report.schema.json). Version 4: the class of a
-// retried mask's first run.
-func (tasksKind) Version() string { return "4" }
+// retried mask's first run. Version 5: entries name the group of a split
+// direction, and a large direction that is one task gets a split hint.
+func (tasksKind) Version() string { return "5" }
 
 func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
-	var cfg tasksConfig
+	var cfg TasksConfig
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
@@ -98,7 +145,7 @@ func (tasksKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		a, err := rc.Input(TaskInput(n))
 		if absent, ok := engine.IsAbsent(err); ok {
 			inst := cfg.Instances[n]
-			outcomes = append(outcomes, Outcome{InstanceID: inst.InstanceID, Repository: inst.Repository, Source: inst.Source, Target: inst.Target})
+			outcomes = append(outcomes, Outcome{InstanceID: inst.InstanceID, Repository: inst.Repository, Source: inst.Source, Target: inst.Target, Group: inst.Group.TaskGroup()})
 			failed[inst.InstanceID] = fmt.Sprintf("%s %s: %s", absent.Step, absent.Status, absent.Reason)
 			continue
 		}
@@ -169,6 +216,10 @@ func NewReportEntry(o Outcome) ReportEntry {
 	if o.Task != nil {
 		e.Difficulty = o.Task.Difficulty
 	}
+	e.Group = o.Group
+	if o.Group == nil {
+		e.SplitHint = SplitAdvice(regionSize(o.Mask.Regions))
+	}
 	return e
 }
 
@@ -200,7 +251,28 @@ func markdown(rep Report) string {
 		if e.FirstMaskClass != "" {
 			mask += " (retried: the first mask's run was " + e.FirstMaskClass + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d (%d) | %d | %d | %d | %s |\n", e.InstanceID, e.Kept, e.Dropped, mask, e.FailToPass, e.FailToPassByAssertion, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
+		instance := e.InstanceID
+		if g := e.Group; g != nil && g.Regions > 0 {
+			instance += fmt.Sprintf(" (group %d of %d: %s; %s, %s)", g.Index, g.Of, strings.Join(g.FeatureGroups, ", "), plural(g.Lines, "line"), plural(len(g.Files), "file"))
+		}
+		fmt.Fprintf(&b, "| %s | %d / %d | %s | %d (%d) | %d | %d | %d | %s |\n", instance, e.Kept, e.Dropped, mask, e.FailToPass, e.FailToPassByAssertion, e.PassToPass, e.PassOnSrc, len(e.Flaky), outcome)
+	}
+	var hints []string
+	for _, e := range rep.Entries {
+		if e.SplitHint != "" {
+			hints = append(hints, fmt.Sprintf("- %s: %s\n", e.InstanceID, e.SplitHint))
+		}
+	}
+	if len(hints) > 0 {
+		b.WriteString("\nLarge directions:\n\n" + strings.Join(hints, ""))
 	}
 	return b.String()
+}
+
+// plural is "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

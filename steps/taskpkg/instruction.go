@@ -3,6 +3,9 @@ package taskpkg
 import (
 	"fmt"
 	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages' names
 )
 
 // platformNames spells platform identifiers the way people write them.
@@ -12,15 +15,18 @@ var platformNames = map[string]string{
 	"darwin":  "macOS",
 }
 
-// languageNames spells the manifests' language identifiers the way people
-// write them.
-var languageNames = map[string]string{
-	"c":      "C",
-	"cpp":    "C++",
-	"c++":    "C++",
-	"csharp": "C#",
-	"go":     "Go",
-	"rust":   "Rust",
+// languageName spells a manifest's language identifier the way people
+// write it: each language's own spelling (plugins/lang, Prompt.Name), with
+// "c++" taken for "cpp".
+func languageName(id string) string {
+	name := strings.ToLower(id)
+	if name == "c++" {
+		name = lang.CPP
+	}
+	if l, ok := lang.Lookup(name); ok {
+		return l.Prompt.Name
+	}
+	return id
 }
 
 // Instruction is the problem statement of a task: the repository was
@@ -31,9 +37,8 @@ var languageNames = map[string]string{
 // used as given.
 func Instruction(repository, source, target, language string) string {
 	src, tgt := displayName(platformNames, source), displayName(platformNames, target)
-	lang := displayName(languageNames, language)
 	var b strings.Builder
-	fmt.Fprintf(&b, "The %s repository %q has been developed for %s only. ", lang, repository, src)
+	fmt.Fprintf(&b, "The %s repository %q has been developed for %s only. ", languageName(language), repository, src)
 	fmt.Fprintf(&b, "Port it to %s: whatever it does on %s it should also do correctly on %s.\n\n", tgt, src, tgt)
 	b.WriteString("Requirements:\n")
 	fmt.Fprintf(&b, "- The project's test suite, run on %s, must pass.\n", tgt)

@@ -110,6 +110,15 @@ func TestTaskMatchesSchema(t *testing.T) {
 	if err := schematest.Validate(t, schema, withEvidence); err != nil {
 		t.Fatalf("task with an evidence record rejected: %v", err)
 	}
+	grouped := pathsepTask(t)
+	grouped.Group = &schemas.TaskGroup{Index: 2, Of: 3, FeatureGroups: []string{"drive_letters"}, Files: []string{"pathsep.go"}, Regions: 1, Lines: 5}
+	grouped.InstanceID = GroupInstanceID("pathsep", "linux", "windows", grouped.Group)
+	if err := schematest.Validate(t, schema, grouped); err != nil {
+		t.Fatalf("task of a split direction rejected: %v", err)
+	}
+	if grouped.InstanceID != "pathsep__linux-to-windows__group2of3" || GroupInstanceID("pathsep", "linux", "windows", nil) != good.InstanceID {
+		t.Errorf("instance IDs: %s (group), %s (none)", grouped.InstanceID, GroupInstanceID("pathsep", "linux", "windows", nil))
+	}
 	if len(good.FailToPass) != 2 || len(good.PassToPass) != 1 || len(good.PassOnSource) != 3 {
 		t.Errorf("unexpected labels: %v %v %v", good.FailToPass, good.PassToPass, good.PassOnSource)
 	}
@@ -129,6 +138,13 @@ func TestTaskMatchesSchema(t *testing.T) {
 		{"confidence above 1", func(t *Task) any { t.Regions[0].Confidence = 1.5; return t }},
 		{"absolute region path", func(t *Task) any { t.Regions[0].File = "/work/pathsep.go"; return t }},
 		{"instance id without direction", func(t *Task) any { t.InstanceID = "pathsep"; return t }},
+		{"instance id with a bad group", func(t *Task) any { t.InstanceID += "__group2"; return t }},
+		{"group of one", func(t *Task) any { t.Group = &schemas.TaskGroup{Index: 1, Of: 1, Regions: 1, Lines: 1}; return t }},
+		{"group index 0", func(t *Task) any { t.Group = &schemas.TaskGroup{Index: 0, Of: 2, Regions: 1, Lines: 1}; return t }},
+		{"group feature not snake_case", func(t *Task) any {
+			t.Group = &schemas.TaskGroup{Index: 1, Of: 2, FeatureGroups: []string{"Drive Letters"}, Regions: 1, Lines: 1}
+			return t
+		}},
 		{"short base commit", func(t *Task) any { t.BaseCommit = t.BaseCommit[:12]; return t }},
 		{"patch not in git format", func(t *Task) any { t.Patch = "--- a/x\n+++ b/x\n"; return t }},
 		{"unknown platform", func(t *Task) any { t.TargetOS = "win"; return t }},

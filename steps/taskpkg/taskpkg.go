@@ -7,6 +7,7 @@
 //
 //	Task                          one tasks.jsonl line (schemas/task.schema.json)
 //	InstanceID(repo, src, tgt)    "<repo>__<src>-to-<tgt>"
+//	GroupInstanceID(…, group)     "<repo>__<src>-to-<tgt>__group<i>of<n>" for a split direction
 //	Difficulty(regions, patch)    easy | medium | hard, from region lines, files and patch hunks
 //	Categories(regions)           the distinct labels, false positives left out
 //	Instruction(repo, src, tgt, language)
@@ -65,6 +66,9 @@ type Task struct {
 	// definitions and the evidenced tests of the complete runs, which an
 	// evaluated run must match; absent in tasks built before it existed.
 	Evidence map[string]schemas.PlatformEvidence `json:"evidence,omitempty"`
+	// Group is the part of a split direction this task restores (the
+	// manifest's split); absent when the direction is one task.
+	Group *schemas.TaskGroup `json:"group,omitempty"`
 }
 
 // RepositoryName is the manifest's repository name, also for task lines
@@ -167,6 +171,17 @@ func nonNil[S ~[]E, E any](s S) S {
 // "<repository>__<source>-to-<target>".
 func InstanceID(repository, source, target string) string {
 	return repository + "__" + source + "-to-" + target
+}
+
+// GroupInstanceID names the task of one group of a split direction,
+// "<repository>__<source>-to-<target>__group<i>of<n>"; with no group it is
+// InstanceID, so a direction that is not split keeps its name.
+func GroupInstanceID(repository, source, target string, group *schemas.TaskGroup) string {
+	id := InstanceID(repository, source, target)
+	if group != nil {
+		id += "__" + group.Name()
+	}
+	return id
 }
 
 // The difficulty levels of DESIGN §2.6.

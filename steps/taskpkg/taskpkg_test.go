@@ -151,6 +151,7 @@ func TestInstruction(t *testing.T) {
 			[]string{`C repository "cpath"`, "for Windows only", "Port it to Linux"}},
 		{"macOS and C#", "x", "darwin", "windows", "csharp", []string{"C# repository", "for macOS only"}},
 		{"unknown names are kept", "x", "plan9", "linux", "zig", []string{"zig repository", "for plan9 only"}},
+		{"c++ as written", "x", "linux", "windows", "C++", []string{"C++ repository"}},
 	}
 	var all strings.Builder
 	for _, tt := range tests {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -19,10 +20,17 @@ import (
 // directory, the exit status and whether the profile was written. A test
 // reported as passing whose package has no such record is not a pass.
 //
-// The launcher and the binary run as the same user, so a patch written
-// against osbench could forge a record; the records live outside the tree
-// the patch controls, and what forges them is what the tamper scan looks
-// for (probes of -test. flags, output from init). See docs/security.md.
+// The launcher and the binary run as the same user. What keeps the binary
+// from writing a record itself, pre-planting a profile for another package
+// or rewriting the launcher is the executor's test sandbox: the launcher
+// runs each binary through the program TestSandboxVar names (directly, or
+// through the executor's cross launcher go_$GOOS_$GOARCH_exec, which
+// chains to it), and the record directory and the launcher's own directory
+// are among the command's writable dirs, which the sandbox mounts
+// read-only for the binary. The profile the go command asks for is removed
+// before the binary starts, so only what this binary wrote counts. A
+// binary can still write its own profile before it exits (what the tamper
+// scan's probes of -test. flags look for); see docs/security.md.
 
 // goEvidenceDir is the launcher's record directory, inside the step's work
 // dir and outside the repository.
@@ -32,12 +40,13 @@ const goEvidenceDir = "go-evidence"
 // launcher go_$GOOS_$GOARCH_exec when one is on PATH, as the go command
 // would without -exec) and writes one record: "dir\tstatus\tprofile", where
 // profile is "written", "missing" or "none" (no -test.coverprofile asked).
-// %s is the record directory.
+// %[1]s is the record directory, %[2]s the executor's TestSandboxVar; the
+// cross launcher, when there is one, applies the sandbox itself.
 const goLauncherScript = `#!/bin/sh
 # Written by osbench's test step: go test runs every test binary through this
 # launcher (GOFLAGS=-exec), which records whether the binary ran its tests to
 # the end (its coverage profile, written at the end of testing.M.Run).
-records=%s
+records=%[1]s
 profile=
 for arg in "$@"; do
   case $arg in -test.coverprofile=*) profile=${arg#-test.coverprofile=} ;; esac
@@ -47,7 +56,14 @@ runner=
 if [ -n "${GOOS:-}" ] && [ -n "${GOARCH:-}" ] && command -v "go_${GOOS}_${GOARCH}_exec" >/dev/null 2>&1; then
   runner=go_${GOOS}_${GOARCH}_exec
 fi
-$runner "$@" || status=$?
+if [ -n "$profile" ]; then rm -f -- "$profile"; fi
+if [ -n "$runner" ]; then
+  "$runner" "$@" || status=$?
+elif [ -n "${%[2]s:-}" ]; then
+  "$%[2]s" "$@" || status=$?
+else
+  "$@" || status=$?
+fi
 state=none
 if [ -n "$profile" ]; then
   state=missing
@@ -58,26 +74,32 @@ exit "$status"
 `
 
 // goLauncher writes the launcher and its record directory under work and
-// returns the launcher's path and the directory (which the run user must
-// be able to write: the caller passes it as a writable dir).
-func goLauncher(work string) (launcher, records string, err error) {
-	records = filepath.Join(work, goEvidenceDir)
-	if err := os.RemoveAll(records); err != nil {
-		return "", "", err
-	}
-	if err := os.MkdirAll(records, 0o755); err != nil {
-		return "", "", err
-	}
+// returns the launcher's path and the directories the caller passes as
+// writable dirs: the record directory, which the launcher writes, and the
+// launcher's own; the test sandbox keeps both read-only for test binaries.
+func goLauncher(work string) (launcher string, dirs goLauncherDirs, err error) {
+	records := filepath.Join(work, goEvidenceDir)
 	bin := filepath.Join(work, "osbench-bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		return "", "", err
+	for _, d := range []string{records, bin} {
+		if err := os.RemoveAll(d); err != nil {
+			return "", goLauncherDirs{}, err
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return "", goLauncherDirs{}, err
+		}
 	}
 	launcher = filepath.Join(bin, "go-test-exec")
-	script := fmt.Sprintf(goLauncherScript, shellQuote(records))
+	script := fmt.Sprintf(goLauncherScript, shellQuote(records), executors.TestSandboxVar)
 	if err := os.WriteFile(launcher, []byte(script), 0o755); err != nil {
-		return "", "", err
+		return "", goLauncherDirs{}, err
 	}
-	return launcher, records, nil
+	return launcher, goLauncherDirs{Records: records, Bin: bin}, nil
+}
+
+// goLauncherDirs are the launcher's directories in the step's work dir.
+type goLauncherDirs struct {
+	Records string // the records, one file per test binary
+	Bin     string // the launcher itself
 }
 
 // withGoExec adds -exec=launcher to GOFLAGS, keeping the flags already there.

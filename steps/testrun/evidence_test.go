@@ -67,7 +67,7 @@ func TestGoLauncherEvidence(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			launcher, records, err := goLauncher(work)
+			launcher, dirs, err := goLauncher(work)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestGoLauncherEvidence(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log bytes.Buffer
-			ev, err := collectEvidence(evidenceRun{language: "go", repo: repo, platform: "linux", expected: expected, goRecords: records, ran: true, log: &log}, parsed)
+			ev, err := collectEvidence(evidenceRun{language: "go", repo: repo, platform: "linux", expected: expected, goRecords: dirs.Records, ran: true, log: &log}, parsed)
 			if err != nil {
 				t.Fatal(err)
 			}

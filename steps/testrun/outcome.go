@@ -105,15 +105,6 @@ func summarize(results []schemas.TestResult) string {
 	return strings.Join(parts, ", ")
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // globMatch reports whether name matches a skip entry: a whole name, or a
 // glob whose '*' stands for any run of characters and '?' for one (the
 // manifest's skip entries, spelled for the runner the same way).

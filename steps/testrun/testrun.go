@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,14 +21,20 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/toolchain"
 )
 
 // Kind is the step kind's name.
 const Kind = "test"
+
+// Inputs of a test step.
+const (
+	InputSource    = "source"    // the tree to test: a tree result named "source"
+	InputToolchain = "toolchain" // the toolchain step of the platform (its fingerprint is the key's)
+)
 
 // RunVar is the environment variable that tells a test suite which of the
 // repeated runs it is (1, 2, ...).
@@ -38,9 +45,9 @@ const RunVar = "OSBENCH_RUN"
 // no real test has this id, so every required test is missing.
 const SuiteTimeoutID = "(suite)"
 
-// WorkToken replaces the absolute work directory in raw coverage files, so
-// the same run in another directory gives the same bytes (and digest).
-const WorkToken = "$WORK"
+// WorkToken replaces the absolute work directory in raw coverage files
+// (schemas.WorkToken).
+const WorkToken = schemas.WorkToken
 
 // Config is the test step's configuration: everything that can change what
 // the tests report.
@@ -79,12 +86,8 @@ type Regex struct {
 	Statuses map[string]string `json:"statuses"`
 }
 
-// Command is an argv, or a script for an explicit shell.
-type Command struct {
-	Argv  []string `json:"argv"`
-	Shell string   `json:"shell,omitempty"`
-	Dir   string   `json:"dir,omitempty"`
-}
+// Command is an argv, or a script for an explicit shell (schemas.Command).
+type Command = schemas.Command
 
 type kind struct{}
 
@@ -98,7 +101,20 @@ func (kind) Name() string { return Kind }
 //
 // Version 4: results carry evidence (the runner's own artifacts show a test
 // ran; a Go pass they deny is an error) and the run's test definitions.
-func (kind) Version() string { return "4" }
+//
+// Version 5: Go test binaries run in the executor's test sandbox (the
+// caches, the evidence records and the launcher read-only for them), the
+// records and the launcher are made afresh after a build command, and a
+// stale coverage profile no longer counts: a run whose binaries wrote the
+// caches or their own records is judged differently now.
+//
+// Version 6: Rust's Windows test programs too (the wine executor's cargo
+// runner), with profile names kept apart.
+//
+// Version 7: a Go coverprofile is stored sorted (coverage.CanonicalProfile):
+// multi-package profiles came in package completion order, so a rerun of a
+// hit could store other bytes.
+func (kind) Version() string { return "7" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -113,7 +129,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if !ok {
 		return fmt.Errorf("unknown parser %q", cfg.Parser)
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return err
 	}
@@ -121,15 +137,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := src.Materialize("source", repo); err != nil {
 		return err
 	}
-	ex, err := toolchain.NewExecutor(rc, cfg.Executor)
+	ex, err := toolenv.Executor(rc.StateDir, cfg.Executor)
 	if err != nil {
 		return err
 	}
-	env, writable, err := toolchain.Env(rc, cfg.Language, cfg.Toolchain, cfg.Platform)
+	env, writable, err := toolenv.Env(rc.StateDir, rc.WorkDir, cfg.Language, cfg.Toolchain, cfg.Platform)
 	if err != nil {
 		return err
 	}
-	env = MergeEnv(env, cfg.Env)
+	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
 		return err
@@ -142,12 +158,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// The launcher is a POSIX shell script: on a Windows host (a future
 	// worker) there is none, and Go runs there give no evidence.
 	if cfg.Language == "go" && runtime.GOOS != "windows" {
-		var launcher string
-		if launcher, goRecords, err = goLauncher(rc.WorkDir); err != nil {
+		launcher, dirs, err := goLauncher(rc.WorkDir)
+		if err != nil {
 			return err
 		}
+		goRecords = dirs.Records
 		env = withGoExec(env, launcher)
-		writable = append(writable, goRecords)
+		// Writable for the launcher, read-only for the test binaries
+		// (the executor's test sandbox).
+		writable = append(writable, dirs.Records, dirs.Bin)
 	}
 
 	logw, err := rc.SideWriter("test.log")
@@ -157,7 +176,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
 	run := func(c Command, out io.Writer, quiet ...bool) (executors.Result, error) {
-		argv, err := c.argv()
+		argv, err := commandArgv(c)
 		if err != nil {
 			return executors.Result{}, err
 		}
@@ -206,6 +225,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			for _, id := range expected {
 				results = append(results, schemas.TestResult{ID: id, Status: schemas.StatusBuildFailed})
 			}
+		}
+	}
+	if buildOK && cfg.Build != nil && goRecords != "" {
+		// The build command may run the patch's code (a Makefile, a
+		// script) with the record and launcher directories writable:
+		// whatever it left there is replaced before the tests run.
+		if _, _, err := goLauncher(rc.WorkDir); err != nil {
+			logw.Close()
+			return err
 		}
 	}
 	var testRes executors.Result
@@ -300,7 +328,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(label)
 	if cfg.Coverage != "" {
-		if err := rc.PutBytes("coverage.raw", replaceWorkDir(coverageRaw, repo)); err != nil {
+		// Go's multi-package profiles come in the order the packages
+		// finished: canonical, so a rerun stores the same bytes.
+		raw := coverage.CanonicalProfile(replaceWorkDir(coverageRaw, repo))
+		if err := rc.PutBytes("coverage.raw", raw); err != nil {
 			return err
 		}
 	}
@@ -330,8 +361,8 @@ func readReport(repo, report string, logw io.Writer) ([]byte, error) {
 	return b, nil
 }
 
-// argv turns a command into what the executor runs.
-func (c Command) argv() ([]string, error) {
+// commandArgv turns a command into what the executor runs.
+func commandArgv(c Command) ([]string, error) {
 	switch c.Shell {
 	case "":
 		if len(c.Argv) == 0 {
@@ -346,27 +377,6 @@ func (c Command) argv() ([]string, error) {
 		return []string{"cmd", "/c", strings.Join(c.Argv, " & ")}, nil
 	}
 	return nil, fmt.Errorf("unknown shell %q", c.Shell)
-}
-
-// MergeEnv lays the manifest's variables over the toolchain's. GOFLAGS is
-// joined rather than replaced so the toolchain's own flags survive.
-func MergeEnv(base []string, extra map[string]string) []string {
-	idx := map[string]int{}
-	for i, kv := range base {
-		idx[kv[:strings.IndexByte(kv, '=')]] = i
-	}
-	for _, k := range sortedKeys(extra) {
-		v := extra[k]
-		if i, ok := idx[k]; ok {
-			if k == "GOFLAGS" {
-				v = strings.TrimPrefix(base[i], "GOFLAGS=") + " " + v
-			}
-			base[i] = k + "=" + v
-			continue
-		}
-		base = append(base, k+"="+v)
-	}
-	return base
 }
 
 // replaceWorkDir swaps every spelling of the repo's absolute path for

@@ -51,14 +51,6 @@ func TestExpectedTestsFollowBuildConstraints(t *testing.T) {
 	}
 }
 
-func TestMergeEnvKeepsToolchainGOFLAGS(t *testing.T) {
-	got := MergeEnv([]string{"PATH=/bin", "GOFLAGS=-modcacherw"}, map[string]string{"GOFLAGS": "-mod=mod", "A": "1"})
-	want := []string{"PATH=/bin", "GOFLAGS=-modcacherw -mod=mod", "A=1"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("mergeEnv = %v, want %v", got, want)
-	}
-}
-
 func TestReplaceWorkDir(t *testing.T) {
 	in := []byte("SF:/tmp/w/repo/a.c\nSF:/tmp/w/repo/b/c.c\nSF:/elsewhere/x.c\n")
 	got := string(replaceWorkDir(in, "/tmp/w/repo"))
@@ -96,7 +88,7 @@ func TestCommandArgv(t *testing.T) {
 		{Command{}, nil, true},
 		{Command{Argv: []string{"x"}, Shell: "zsh"}, nil, true},
 	} {
-		got, err := tc.c.argv()
+		got, err := commandArgv(tc.c)
 		if (err != nil) != tc.err || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%+v: argv = %v, %v", tc.c, got, err)
 		}

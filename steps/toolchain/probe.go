@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages' probes
 )
 
 // probe is one command whose output identifies a tool a test run uses.
@@ -20,51 +23,20 @@ type probe struct {
 	firstLine bool
 }
 
-// probes lists, by language and then platform, the tools whose upgrade can
-// change what a repository's tests report. Languages without a way to pick
-// a version (unlike Go's GOTOOLCHAIN) are keyed by what is installed, so a
-// tool upgrade reruns every step that used the tool. The windows rows are
-// the tools of the wine executor: cross compilers and Wine itself; cmake
-// drives the build on both platforms.
-var probes = map[string]map[string][]probe{
-	"c": {
-		"linux": {
-			{argv: []string{"gcc", "-dumpfullversion"}},
-			{argv: []string{"cmake", "--version"}, firstLine: true},
-		},
-		"windows": {
-			{argv: []string{"x86_64-w64-mingw32-gcc", "-dumpversion"}},
-			{argv: []string{"wine", "--version"}},
-			{argv: []string{"cmake", "--version"}, firstLine: true},
-		},
-	},
-	"rust": {
-		"linux": {
-			{argv: []string{"rustc", "--version"}},
-			{argv: []string{"cargo", "--version"}},
-		},
-		"windows": {
-			{argv: []string{"rustc", "--version"}},
-			{argv: []string{"cargo", "--version"}},
-			{argv: []string{"x86_64-w64-mingw32-gcc", "-dumpversion"}},
-			{argv: []string{"wine", "--version"}},
-			// The Windows standard library and profile runtime that
-			// scripts/rust-profiler.sh builds: its stamp changes with
-			// rustc and with the runtime's source.
-			{argv: []string{"cat", "/usr/local/lib/osbench/rust-windows-gnu/stamp"}},
-		},
-	},
-	"csharp": {
-		"linux":   {{argv: []string{"dotnet", "--version"}}},
-		"windows": {{argv: []string{"dotnet", "--version"}}},
-	},
-}
-
-// probesFor returns the probes of a language on a platform; ok is false
-// when osbench knows no tools for it.
+// probesFor returns the probes of a language on a platform (each
+// language's package under plugins/lang lists them); ok is false when
+// osbench knows no tools for it. Languages without a way to pick a version
+// (unlike Go's GOTOOLCHAIN) are keyed by what is installed, so a tool
+// upgrade reruns every step that used the tool.
 func probesFor(language, platform string) (ps []probe, ok bool) {
-	ps, ok = probes[language][platform]
-	return ps, ok
+	l, known := lang.Lookup(language)
+	if !known {
+		return nil, false
+	}
+	for _, p := range l.Probes[platform] {
+		ps = append(ps, probe{argv: p.Argv, firstLine: p.FirstLine})
+	}
+	return ps, len(ps) > 0
 }
 
 // Prober fingerprints installed tools for the compiler: the same probes
@@ -94,7 +66,7 @@ func (pr *Prober) Tools(ctx context.Context, language, platform string) (string,
 	if !ok {
 		return "", nil
 	}
-	versions, err := probeTools(ctx, pr.ex, executors.Cmd{Dir: "/", Env: baseEnv(), User: pr.user}, ps, "", pr.seen)
+	versions, err := probeTools(ctx, pr.ex, executors.Cmd{Dir: "/", Env: toolenv.BaseEnv(), User: pr.user}, ps, "", pr.seen)
 	if err != nil {
 		return "", err
 	}

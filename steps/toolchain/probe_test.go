@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/toolenv"
 	"os/exec"
 	"strings"
 	"testing"
@@ -141,15 +143,15 @@ func TestFingerprintTools(t *testing.T) {
 }
 
 func TestProbesCoverEveryPlatformOfALanguage(t *testing.T) {
-	for language, byPlatform := range probes {
+	for _, language := range lang.Names() {
+		if language == lang.Go {
+			continue
+		}
 		for _, platform := range []string{"linux", "windows"} {
 			ps, ok := probesFor(language, platform)
 			if !ok || len(ps) == 0 {
 				t.Errorf("%s on %s: no probes", language, platform)
 			}
-		}
-		if _, ok := byPlatform["go"]; ok {
-			t.Errorf("%s: probes keyed by a language, not a platform", language)
 		}
 	}
 	if _, ok := probesFor("go", "linux"); ok {
@@ -241,7 +243,7 @@ func TestProbesOfThisMachine(t *testing.T) {
 		versions, err := probeTools(context.Background(), ex, executors.Cmd{
 			// As root: t.TempDir is not reachable by the unprivileged
 			// user, and a version query reads nothing of the work dir.
-			Env: []string{"PATH=" + hostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
+			Env: []string{"PATH=" + toolenv.HostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
 		}, ps, "", nil)
 		if err != nil {
 			t.Fatalf("%s: %v", language, err)

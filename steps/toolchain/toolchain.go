@@ -5,23 +5,21 @@
 // The fingerprint is a result, so every step that consumes it is keyed by
 // the exact toolchain.
 //
-// It also owns the environment a toolchain needs (Env), so the test step
-// and this one agree on where tool caches live.
+// Its commands run in the toolchain's environment (plugins/toolenv), the
+// one the test and mask steps use too.
 package toolchain
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/toolenv"
 )
 
 // Kind is the step kind's name.
@@ -64,11 +62,11 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		rc.SetLabel(cfg.Version)
 		return rc.PutBytes("fingerprint", []byte(cfg.Language+" "+cfg.Version+"\n"))
 	}
-	ex, err := NewExecutor(rc, cfg.Executor)
+	ex, err := toolenv.Executor(rc.StateDir, cfg.Executor)
 	if err != nil {
 		return err
 	}
-	env, writable, err := Env(rc, cfg.Language, cfg.Version, cfg.Platform)
+	env, writable, err := toolenv.Env(rc.StateDir, rc.WorkDir, cfg.Language, cfg.Version, cfg.Platform)
 	if err != nil {
 		return err
 	}
@@ -99,106 +97,4 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(cfg.Version)
 	return rc.PutBytes("fingerprint", []byte(fp+"\n"))
-}
-
-// NewExecutor creates the named executor with its state under the cache.
-func NewExecutor(rc *engine.RunContext, name string) (executors.Executor, error) {
-	dir, err := rc.StateDir("executors", name)
-	if err != nil {
-		return nil, err
-	}
-	return executors.New(name, executors.Config{StateDir: dir})
-}
-
-// Env returns the environment for commands that use the toolchain, and the
-// long-lived directories they write. For Rust: CARGO_HOME, shared. For Go: GOTOOLCHAIN pins the version
-// (the go command fetches it from the module proxy once, into the shared
-// module cache); GOCACHE is per toolchain and platform so builds stay
-// incremental across runs without ever entering a key; GOPATH is private to
-// the run; GOENV is off, so no user's go env file applies. Host settings for
-// reaching the module proxy pass through.
-func Env(rc *engine.RunContext, language, version, platform string) (env, writable []string, err error) {
-	env = baseEnv()
-	if language == "rust" {
-		// One cargo home for every Rust run: cargo fetches a crate's
-		// dependencies into it (at the versions and checksums its Cargo.lock
-		// pins, so the bytes are those the lock names), and the test runs
-		// read them offline from there. Like GOMODCACHE it is a download
-		// cache, never a key component.
-		home, err := rc.StateDir("cargo", "home")
-		if err != nil {
-			return nil, nil, err
-		}
-		return append(env, "CARGO_HOME="+home), []string{home}, nil
-	}
-	if language != "go" {
-		return env, nil, nil
-	}
-	gocache, err := rc.StateDir("go", "build-cache", safe(version)+"-"+platform)
-	if err != nil {
-		return nil, nil, err
-	}
-	modcache, err := rc.StateDir("go", "mod-cache")
-	if err != nil {
-		return nil, nil, err
-	}
-	env = append(env,
-		"GOTOOLCHAIN="+orLocal(version),
-		"GOCACHE="+gocache,
-		"GOMODCACHE="+modcache,
-		"GOPATH="+filepath.Join(rc.WorkDir, "gopath"),
-		// Read-write module cache files, so osbench (and gc) can delete them.
-		"GOFLAGS=-modcacherw",
-		"GOTELEMETRY=off",
-		// No go env file: a run with user = "root" has root's real
-		// HOME, whose $HOME/.config/go/env (`go env -w`) would set
-		// GOFLAGS, GOTOOLCHAIN, CGO_ENABLED ... unseen by any key.
-		"GOENV=off",
-	)
-	return env, []string{gocache, modcache}, nil
-}
-
-// baseEnv is the environment every command starts from: the PATH of
-// hostPath and the host's settings for reaching the module proxy.
-func baseEnv() []string {
-	env := []string{"PATH=" + hostPath()}
-	for _, name := range []string{"GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOPRIVATE", "GOINSECURE", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"} {
-		if v, ok := lookupHost(name); ok {
-			env = append(env, name+"="+v)
-		}
-	}
-	return env
-}
-
-func orLocal(v string) string {
-	if v == "" {
-		return "local"
-	}
-	return v
-}
-
-func safe(s string) string {
-	if s == "" {
-		return "local"
-	}
-	return strings.NewReplacer("/", "_", "\\", "_", "..", "_").Replace(s)
-}
-
-// HostPath is the PATH the steps' commands get (see hostPath), for a
-// caller that must find the same tools they do (osbench init pinning the
-// host's rustc).
-func HostPath() string { return hostPath() }
-
-// hostPath is the PATH commands get: the directory of the host's go command
-// first, then the standard system directories. It is not part of any key:
-// the toolchain fingerprint is.
-func hostPath() string {
-	dirs := []string{}
-	if goBin, err := exec.LookPath("go"); err == nil {
-		dirs = append(dirs, filepath.Dir(goBin))
-	} else if runtime.GOOS != "windows" {
-		dirs = append(dirs, "/usr/local/go/bin")
-	}
-	dirs = append(dirs, "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
-	return strings.Join(dirs, string(filepath.ListSeparator))
 }

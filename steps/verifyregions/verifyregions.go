@@ -19,6 +19,12 @@ import (
 // Kind is the step kind's name.
 const Kind = "verify"
 
+// Inputs of a verify step.
+const (
+	InputSource  = "source"  // the checkout, whose files the rules read
+	InputDiffcov = "diffcov" // the direction's differential coverage
+)
+
 // Output is the result name: a Verified document.
 const Output = schemas.RegionsFile
 
@@ -35,6 +41,10 @@ type Config struct {
 	// LMPrompt is the version of the prompt the model is asked with
 	// (lm.PromptVersion); it is configuration so that a new prompt reruns the step.
 	LMPrompt string `json:"lm_prompt,omitempty"`
+	// Rules names the versions of the language's verify rules
+	// (lang.VerifyRulesKey; "" while they are all "1"), so a rule change
+	// reruns that language's verify steps only.
+	Rules string `json:"rules,omitempty"`
 }
 
 // Verified is the artifact, schemas.Verified; the type lives in schemas so
@@ -49,7 +59,9 @@ func (kind) Name() string { return Kind }
 
 // Version 2: the Go rules count early-return guards and no longer take
 // identifiers every OS has (syscall.EPERM) for platform evidence.
-func (kind) Version() string { return "2" }
+// Version 3: Rust characters and lifetimes by lang.RustChar (impl<'a, 'b>
+// was read as a character literal).
+func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -65,7 +77,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	} else if !ok {
 		return fmt.Errorf("unknown verifier %q (known: %v)", cfg.Verifier, VerifierNames())
 	}
-	dc, err := rc.Input("diffcov")
+	dc, err := rc.Input(InputDiffcov)
 	if err != nil {
 		return err
 	}
@@ -73,7 +85,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := dc.DecodeJSON(schemas.DiffCoverageFile, &diff); err != nil {
 		return err
 	}
-	src, err := rc.Input("source")
+	src, err := rc.Input(InputSource)
 	if err != nil {
 		return err
 	}

@@ -50,6 +50,33 @@ repository "fraction" {
   flaky_runs = 2.5 # ERROR: flaky_runs must be a whole number, not 2.5
 }
 
+repository "split" {
+  preset = "both"
+  source {
+    path = "repo"
+  }
+  migrate = ["linux->windows"]
+  split   = 0 # ERROR: split must be at least 1
+}
+
+repository "split-many" {
+  preset = "both"
+  source {
+    path = "repo"
+  }
+  migrate = ["linux->windows"]
+  split   = 33 # ERROR: split is at most 32
+}
+
+repository "split-text" {
+  preset = "both"
+  source {
+    path = "repo"
+  }
+  migrate = ["linux->windows"]
+  split   = "2" # ERROR: split must be a whole number, not a string
+}
+
 # The last repositories use this preset, so each has its platforms and only
 # their own mistakes count.
 preset "both" {

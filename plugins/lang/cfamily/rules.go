@@ -1,0 +1,50 @@
+package cfamily
+
+import (
+	"context"
+
+	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/lang/srcedit"
+)
+
+// MaskRules is the rules masker for C or C++ (mask.go: what it masks and
+// how), attached to plugins/lang; plugins/mask's Rules checks the regions
+// and sets false positives aside before it is called.
+type MaskRules struct {
+	CPP bool // C++: raw strings, and C++'s zero values
+}
+
+// Version names the rules.
+func (MaskRules) Version() string { return "1" }
+
+// Mask implements lang.MaskRules.
+func (r MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {
+	return maskCFamily(in.Path, in.Source, r.CPP, in.Regions, in.Coarse)
+}
+
+// The names the C masker was written with, from plugins/lang.
+type (
+	// Output is the masked file and what was done to it.
+	Output = lang.MaskOutput
+	// Action records one placeholder or one region left alone.
+	Action = lang.Action
+	edit   = srcedit.Edit
+	// lineIndex maps offsets to lines.
+	lineIndex = srcedit.Lines
+)
+
+// The kinds of Action the C masker gives.
+const (
+	KindStatements        = lang.KindStatements
+	KindFunctionBody      = lang.KindFunctionBody
+	KindPreprocessorBlock = lang.KindPreprocessorBlock
+	KindUnmasked          = lang.KindUnmasked
+	KindSkipped           = lang.KindSkipped
+)
+
+var (
+	newLineIndex = srcedit.NewLines
+	applyEdits   = srcedit.Apply
+	describe     = srcedit.Describe
+	countLines   = srcedit.CountLines
+)

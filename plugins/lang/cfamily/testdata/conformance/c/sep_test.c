@@ -1,0 +1,2 @@
+#include <assert.h>
+int main(void) { return 0; }

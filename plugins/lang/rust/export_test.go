@@ -1,0 +1,4 @@
+package rust
+
+// RustNeutralError is the io::Error placeholder, for the external tests.
+var RustNeutralError = rustNeutralError

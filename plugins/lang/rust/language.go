@@ -1,0 +1,84 @@
+// Package rust is Rust for osbench: its files, syntax, skip style, probes
+// and prompt material, and its rules masker (MaskRules: a small lexer and
+// the items, blocks and attributes it finds). The masker's rules:
+//
+// In a file the source compiles, only code under cfg is touched. The
+// content of a #[cfg(windows)] { … } block or of an if cfg!(windows)
+// branch in a function body is removed, or becomes Default::default()
+// (Ok(…) of it for a Result) when it is the body's value; a function
+// only the target compiles (under cfg, or anywhere in a file the
+// source does not compile: a module only the target declares) keeps
+// its signature and loses its whole body as soon as a region touches
+// it; a const or static of a primitive type gets its zero literal. An
+// io::Result (or Result<T, io::Error>) placeholder is
+// Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
+// Ok of a default the callers would take for a success; other error
+// types are the crate's own and get Ok(Default::default()). Use declarations and type
+// declarations are kept (KindUnmasked says so). With Input.Coarse set,
+// a function both platforms compile gets #[cfg(target)] { placeholder }
+// #[cfg(not(target))] { original body, target blocks emptied }
+// (coarse.go). Test code (#[test] functions, #[cfg(test)] modules)
+// is never masked.
+//
+// Its verify rules are plugins/verify's brace scanner, attached there; the
+// character-versus-lifetime rule all the lexers share is lang.RustChar.
+package rust
+
+import "github.com/osbench/osbench/plugins/lang"
+
+// Language is Rust as registered.
+var Language = lang.Language{
+	Name:       lang.Rust,
+	Extensions: []string{".rs"},
+	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "_test", "_tests") },
+	Syntax:     lang.Syntax{NestedComments: true, RustLiterals: true},
+	SkipStyles: []lang.SkipStyle{{Name: "libtest", Args: func(entries []string) []string {
+		args := make([]string, 0, 2*len(entries))
+		for _, t := range entries {
+			args = append(args, "--skip", t)
+		}
+		return args
+	}, EntryProblem: func(entry string) string {
+		// libtest's --skip matches substrings, so it can express neither a
+		// whole name with a wildcard nor a glob.
+		if lang.IsGlob(entry) {
+			return "libtest's --skip takes substrings, not globs; list the tests, or a substring shared by exactly those tests."
+		}
+		return ""
+	}}},
+	Probes: map[string][]lang.Probe{
+		"linux": {
+			{Argv: []string{"rustc", "--version"}},
+			{Argv: []string{"cargo", "--version"}},
+		},
+		"windows": {
+			{Argv: []string{"rustc", "--version"}},
+			{Argv: []string{"cargo", "--version"}},
+			{Argv: []string{"x86_64-w64-mingw32-gcc", "-dumpversion"}},
+			{Argv: []string{"wine", "--version"}},
+			// The Windows standard library and profile runtime that
+			// scripts/rust-profiler.sh builds: its stamp changes with
+			// rustc and with the runtime's source.
+			{Argv: []string{"cat", "/usr/local/lib/osbench/rust-windows-gnu/stamp"}},
+		},
+	},
+	// cargo test builds as it tests, and the cargo preset's test command is
+	// the check that matters; no separate default.
+	BuildCheck: func(string) []string { return nil },
+	Prompt: lang.Prompt{
+		Name:        "Rust",
+		Conditional: "attributes #[cfg(windows)], #[cfg(unix)], #[cfg(target_os = \"...\")] and cfg_attr, and the cfg! macro in expressions",
+		API:         "std::os::windows and std::os::unix extension traits (MetadataExt, PermissionsExt, OsStrExt), and the libc, winapi or windows-sys crates",
+		Placeholders: `- Delete the statements; where the function must return, return Default::default(), None, Ok(Default::default()) or another zero value of its declared type.
+- A binding or parameter that loses its last use gets "let _ = name;".
+- Do not call panic!, unreachable!, unimplemented! or todo!, and do not unwrap what may fail: the code must fail quietly, not loudly.
+- Keep cfg attributes and every item signature; a function covered whole gets a placeholder body.`,
+	},
+	// steps/checkout resolves crates with osbench's own CARGO_HOME.
+	CacheEnv: []string{"CARGO_HOME"},
+}
+
+func init() {
+	lang.Register(Language)
+	lang.AttachMask(lang.Rust, MaskRules{})
+}

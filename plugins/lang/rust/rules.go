@@ -1,0 +1,51 @@
+package rust
+
+import (
+	"context"
+
+	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/lang/srcedit"
+)
+
+// MaskRules is the rules masker for Rust (the package comment says what it masks and how),
+// attached to plugins/lang; plugins/mask's Rules checks the regions and
+// sets false positives aside before it is called.
+type MaskRules struct{}
+
+// Version names the rules.
+func (MaskRules) Version() string { return "1" }
+
+// Mask implements lang.MaskRules.
+func (MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {
+	return maskRust(in.Path, in.Source, in.Regions, in.Coarse)
+}
+
+// The names the Rust masker was written with, from plugins/lang.
+type (
+	// Output is the masked file and what was done to it.
+	Output = lang.MaskOutput
+	// Action records one placeholder or one region left alone.
+	Action = lang.Action
+	edit   = srcedit.Edit
+	// lineIndex maps offsets to lines.
+	lineIndex = srcedit.Lines
+)
+
+// The kinds of Action the Rust masker gives.
+const (
+	KindStatements        = lang.KindStatements
+	KindFunctionBody      = lang.KindFunctionBody
+	KindPreprocessorBlock = lang.KindPreprocessorBlock
+	KindConstant          = lang.KindConstant
+	KindUnmasked          = lang.KindUnmasked
+	KindSkipped           = lang.KindSkipped
+)
+
+// NeutralError is the message of the error a placeholder returns.
+const NeutralError = lang.NeutralError
+
+var (
+	newLineIndex = srcedit.NewLines
+	applyEdits   = srcedit.Apply
+	countLines   = srcedit.CountLines
+)

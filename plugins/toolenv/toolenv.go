@@ -1,0 +1,158 @@
+// Package toolenv is the environment a repository's tools run in: the PATH
+// every command gets, the host's settings for reaching the package
+// registries, and the long-lived caches of each language's toolchain (Go's
+// build and module caches, Rust's cargo home), which stay outside every key
+// because what they hold changes what a run costs, never what it gives.
+//
+// The toolchain step probes a toolchain in this environment, and the test
+// and mask steps run in it, so all three agree on where the caches are
+// without one step kind importing another.
+package toolenv
+
+import (
+	"github.com/osbench/osbench/plugins/executors"
+
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// StateDir returns a long-lived directory under the cache for the given
+// path parts, creating it (engine.RunContext.StateDir).
+type StateDir func(parts ...string) (string, error)
+
+// Env returns the environment for commands that use a language's toolchain
+// (version on platform), and the long-lived directories they write.
+// workDir is the running step's work directory.
+//
+// For Rust: CARGO_HOME, shared. For Go: GOTOOLCHAIN pins the version (the
+// go command fetches it from the module proxy once, into the shared module
+// cache); GOCACHE is per toolchain and platform so builds stay incremental
+// across runs without ever entering a key; GOPATH is private to the run;
+// GOENV is off, so no user's go env file applies. Host settings for
+// reaching the module proxy pass through.
+func Env(stateDir StateDir, workDir, language, version, platform string) (env, writable []string, err error) {
+	env = BaseEnv()
+	if language == "rust" {
+		// One cargo home for every Rust run: cargo fetches a crate's
+		// dependencies into it (at the versions and checksums its Cargo.lock
+		// pins, so the bytes are those the lock names), and the test runs
+		// read them offline from there. Like GOMODCACHE it is a download
+		// cache, never a key component.
+		home, err := stateDir("cargo", "home")
+		if err != nil {
+			return nil, nil, err
+		}
+		return append(env, "CARGO_HOME="+home), []string{home}, nil
+	}
+	if language != "go" {
+		return env, nil, nil
+	}
+	gocache, err := stateDir("go", "build-cache", safe(version)+"-"+platform)
+	if err != nil {
+		return nil, nil, err
+	}
+	modcache, err := stateDir("go", "mod-cache")
+	if err != nil {
+		return nil, nil, err
+	}
+	env = append(env,
+		"GOTOOLCHAIN="+orLocal(version),
+		"GOCACHE="+gocache,
+		"GOMODCACHE="+modcache,
+		"GOPATH="+filepath.Join(workDir, "gopath"),
+		// Read-write module cache files, so osbench (and gc) can delete them.
+		"GOFLAGS=-modcacherw",
+		"GOTELEMETRY=off",
+		// No go env file: a run with user = "root" has root's real
+		// HOME, whose $HOME/.config/go/env (`go env -w`) would set
+		// GOFLAGS, GOTOOLCHAIN, CGO_ENABLED ... unseen by any key.
+		"GOENV=off",
+	)
+	return env, []string{gocache, modcache}, nil
+}
+
+// Executor creates the named executor with its state under the cache.
+func Executor(stateDir StateDir, name string) (executors.Executor, error) {
+	dir, err := stateDir("executors", name)
+	if err != nil {
+		return nil, err
+	}
+	return executors.New(name, executors.Config{StateDir: dir})
+}
+
+// BaseEnv is the environment every command starts from: the PATH of
+// HostPath and the host's settings for reaching the module proxy.
+func BaseEnv() []string {
+	env := []string{"PATH=" + HostPath()}
+	for _, name := range []string{"GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOSUMDB", "GOPRIVATE", "GOINSECURE", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"} {
+		if v, ok := lookupHost(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return env
+}
+
+// lookupHost reads a host environment variable. It is the one place a step
+// reads the host environment, and only for how to reach the module proxy,
+// which changes where bytes come from, never what they are.
+func lookupHost(name string) (string, bool) { return os.LookupEnv(name) }
+
+// HostPath is the PATH commands get: the directory of the host's go command
+// first, then the standard system directories. It is not part of any key:
+// the toolchain fingerprint is. osbench init looks for tools on it too, so
+// it pins what the steps will find.
+func HostPath() string {
+	dirs := []string{}
+	if goBin, err := exec.LookPath("go"); err == nil {
+		dirs = append(dirs, filepath.Dir(goBin))
+	} else if runtime.GOOS != "windows" {
+		dirs = append(dirs, "/usr/local/go/bin")
+	}
+	dirs = append(dirs, "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
+	return strings.Join(dirs, string(filepath.ListSeparator))
+}
+
+// Merge lays a manifest's variables over the toolchain's environment.
+// GOFLAGS is joined rather than replaced so the toolchain's own flags
+// survive.
+func Merge(base []string, extra map[string]string) []string {
+	idx := map[string]int{}
+	for i, kv := range base {
+		idx[kv[:strings.IndexByte(kv, '=')]] = i
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := extra[k]
+		if i, ok := idx[k]; ok {
+			if k == "GOFLAGS" {
+				v = strings.TrimPrefix(base[i], "GOFLAGS=") + " " + v
+			}
+			base[i] = k + "=" + v
+			continue
+		}
+		base = append(base, k+"="+v)
+	}
+	return base
+}
+
+func orLocal(v string) string {
+	if v == "" {
+		return "local"
+	}
+	return v
+}
+
+func safe(s string) string {
+	if s == "" {
+		return "local"
+	}
+	return strings.NewReplacer("/", "_", "\\", "_", "..", "_").Replace(s)
+}

@@ -1,0 +1,46 @@
+package toolenv
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestMergeKeepsToolchainGOFLAGS(t *testing.T) {
+	got := Merge([]string{"PATH=/bin", "GOFLAGS=-modcacherw"}, map[string]string{"GOFLAGS": "-mod=mod", "B": "2", "A": "1"})
+	want := []string{"PATH=/bin", "GOFLAGS=-modcacherw -mod=mod", "A=1", "B=2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Merge = %v, want %v", got, want)
+	}
+}
+
+func TestEnv(t *testing.T) {
+	state := t.TempDir()
+	stateDir := func(parts ...string) (string, error) { return filepath.Join(append([]string{state}, parts...)...), nil }
+	tests := []struct {
+		language, version string
+		want              []string // variables that must be set, by prefix
+		writable          int
+	}{
+		{"go", "go1.25.0", []string{"GOTOOLCHAIN=go1.25.0", "GOCACHE=" + filepath.Join(state, "go", "build-cache", "go1.25.0-windows"), "GOPATH=/w/gopath", "GOENV=off"}, 2},
+		{"go", "", []string{"GOTOOLCHAIN=local", "GOCACHE=" + filepath.Join(state, "go", "build-cache", "local-windows")}, 2},
+		{"rust", "", []string{"CARGO_HOME=" + filepath.Join(state, "cargo", "home")}, 1},
+		{"c", "", []string{"PATH="}, 0},
+	}
+	for _, tt := range tests {
+		env, writable, err := Env(stateDir, "/w", tt.language, tt.version, "windows")
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := "\n" + strings.Join(env, "\n") + "\n"
+		for _, w := range tt.want {
+			if !strings.Contains(joined, "\n"+w) {
+				t.Errorf("%s %s: %q not in %v", tt.language, tt.version, w, env)
+			}
+		}
+		if len(writable) != tt.writable {
+			t.Errorf("%s: writable %v, want %d dirs", tt.language, writable, tt.writable)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package steps
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// A step kind is a pure function of its declared inputs; what two kinds
+// share (artifact shapes, tool environments) lives in schemas or plugins.
+// So no package that registers a kind may import another that does:
+// otherwise a change in one kind's code changes another's results without
+// its version saying so. Packages under steps/ that register no kind (the
+// compiler, the evaluation driver, reports, labels, the task record) may
+// import kinds.
+func TestStepKindsImportNoOtherKind(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,GoFiles", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	type pkg struct {
+		ImportPath string
+		Imports    []string
+		GoFiles    []string
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	kinds := map[string]bool{}
+	for _, p := range pkgs {
+		if registersKind(t, p.ImportPath) {
+			kinds[p.ImportPath] = true
+		}
+	}
+	if len(kinds) < 10 {
+		t.Fatalf("found %d packages registering step kinds, want every kind's package", len(kinds))
+	}
+	for _, p := range pkgs {
+		if p.ImportPath == "github.com/osbench/osbench/steps" {
+			listed := map[string]bool{}
+			for _, imp := range p.Imports {
+				listed[imp] = true
+			}
+			for k := range kinds {
+				if !listed[k] {
+					t.Errorf("steps/all.go does not import step kind %s", k)
+				}
+			}
+		}
+		if !kinds[p.ImportPath] {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if kinds[imp] {
+				t.Errorf("step kind %s imports step kind %s: share through schemas or plugins", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+// registersKind reports whether a package's non-test code calls
+// engine.RegisterKind.
+func registersKind(t *testing.T, importPath string) bool {
+	out, err := exec.Command("go", "list", "-f", `{{range .GoFiles}}{{$.Dir}}/{{.}} {{end}}`, importPath).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", importPath, err)
+	}
+	files := strings.Fields(string(out))
+	if len(files) == 0 {
+		return false
+	}
+	grep, _ := exec.Command("grep", append([]string{"-l", "engine.RegisterKind("}, files...)...).Output()
+	return len(strings.TrimSpace(string(grep))) > 0
+}

@@ -1,0 +1,3 @@
+module example.com/splitbackend
+
+go 1.22
