@@ -92,9 +92,9 @@ func (pr *Prober) KeyedTools(ctx context.Context, language, platform string) str
 // platform: those whose toolchain steps carry a tools fingerprint.
 func ProbedLanguages(platform string) []string {
 	var out []string
-	for lang, byPlatform := range probes {
-		if _, ok := byPlatform[platform]; ok {
-			out = append(out, lang)
+	for _, name := range lang.Names() {
+		if _, ok := probesFor(name, platform); ok {
+			out = append(out, name)
 		}
 	}
 	sort.Strings(out)
