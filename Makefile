@@ -7,7 +7,7 @@ OUT       ?= out/demo
 FUZZTIME  ?= 10s
 export GOFLAGS := -mod=mod
 
-.PHONY: all build test unit fuzz e2e bench reliability demo corpus lint deps tools clean
+.PHONY: all build test unit fuzz e2e e2e-temporal-full bench reliability demo corpus lint deps tools clean
 
 all: build
 
@@ -38,6 +38,14 @@ test: deps tools lint unit fuzz
 unit:
 	$(GO) test -count=1 -timeout=25m ./...
 
+# e2e-temporal-full: the Temporal identity test with every step of every
+# example run on the workers (make test's run has the workers serve all but
+# pathsep's and cpath's steps from a cache seeded with the corpus's records).
+# It rebuilds the whole example corpus on two workers (about 6 minutes on two cores
+# once the corpus is built, against about 70 s for make test's run); not part of make test.
+e2e-temporal-full: deps tools
+	OSBENCH_TEMPORAL_FULL=1 $(GO) test -count=1 -timeout=90m -run 'TestTemporalBuildAndEvalMatchLocal' -v ./cmd/osbench
+
 # Fuzz targets run one at a time (go test allows one -fuzz per package run).
 fuzz:
 	@./scripts/fuzz.sh $(FUZZTIME)
@@ -55,7 +63,9 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-# BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio.
+# BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio (-temporal-repeat N
+# pairs per set-up); -only=remote only the remote-hit row (-examples-cache DIR reuses a
+# cache that holds the examples' build).
 BENCH_FLAGS ?=
 bench: build tools
 	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)

@@ -13,11 +13,13 @@
 //   - remote cache: a build of the examples served by a remote cache (nginx
 //     on loopback, an empty local cache) vs one served by the local cache;
 //   - distribution: the Go examples built through Temporal by 2 workers vs 1
-//     (≤ 0.6).
+//     (≤ 0.6), with cores shared and with one core per worker, and what
+//     limits the ratio (temporal.go).
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -33,9 +35,19 @@ import (
 func main() {
 	repos := flag.Int("repos", 1000, "manifests in the synthetic corpus")
 	keep := flag.Bool("keep", false, "keep the scratch directory")
-	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches)")
+	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches), or remote (remote-hit vs local-hit build of the examples)")
+	examplesCache := flag.String("examples-cache", "", "with -only=remote: a cache that already holds the examples' build (e.g. an OSBENCH_E2E_CACHE), instead of building them first")
+	repeat := flag.Int("temporal-repeat", 3, "repetitions of the 1-vs-2-worker pair, per set-up")
 	flag.Parse()
-	if err := run(*repos, *keep, *only); err != nil {
+	if *repeat < 1 {
+		fmt.Fprintln(os.Stderr, "osbench-bench: -temporal-repeat must be at least 1")
+		os.Exit(2)
+	}
+	if *only != "" && *only != "temporal" && *only != "remote" {
+		fmt.Fprintf(os.Stderr, "osbench-bench: -only is temporal or remote, not %q\n", *only)
+		os.Exit(2)
+	}
+	if err := run(*repos, *keep, *only, *repeat, *examplesCache); err != nil {
 		fmt.Fprintln(os.Stderr, "osbench-bench:", err)
 		os.Exit(1)
 	}
@@ -46,7 +58,7 @@ type row struct {
 	ok                     bool
 }
 
-func run(nRepos int, keep bool, only string) error {
+func run(nRepos int, keep bool, only string, repeat int, examplesCache string) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -70,6 +82,23 @@ func run(nRepos int, keep bool, only string) error {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
 	var rows []row
+	if only == "remote" {
+		// Build the examples (into a cache given, only what it lacks: a
+		// cache built from copies of the manifests elsewhere has other
+		// checkouts), so the measured local build is all hits.
+		cache := examplesCache
+		if cache == "" {
+			cache = filepath.Join(tmp, "examples-all-cache")
+		}
+		if _, _, err := timed(bin, "--cache-dir", cache, "--log-level", "warn", "build", filepath.Join(root, "manifests/examples")); err != nil {
+			return err
+		}
+		rows, err := benchRemote(bin, root, tmp, cache)
+		if err != nil {
+			return err
+		}
+		return printRows(rows)
+	}
 
 	// 1. The Go examples on Linux (what the plain script can run too): cold
 	// build, plain script, no-op rebuild.
@@ -84,7 +113,7 @@ func run(nRepos int, keep bool, only string) error {
 		return err
 	}
 	if only == "temporal" {
-		rows, err := benchTemporal(bin, goExamples, cache, tmp)
+		rows, err := benchTemporal(bin, goExamples, cache, tmp, repeat)
 		if err != nil {
 			return err
 		}
@@ -108,7 +137,7 @@ func run(nRepos int, keep bool, only string) error {
 	)
 
 	// 1b. The same examples through Temporal: 2 workers vs 1.
-	temporalRows, err := benchTemporal(bin, goExamples, cache, tmp)
+	temporalRows, err := benchTemporal(bin, goExamples, cache, tmp, repeat)
 	if err != nil {
 		return err
 	}
@@ -227,7 +256,19 @@ func plainScript(root, dir string) (time.Duration, error) {
 // writeCorpus generates n manifests whose test command is a trivial echo of
 // one passing test2json event, each over its own tiny source directory.
 func writeCorpus(dir string, n int) error {
-	const event = `{"Action":"pass","Package":"example.com/bench","Test":"TestOK"}`
+	return writeCorpusWith(dir, n, []string{"echo", passEvent})
+}
+
+// passEvent is one passing test2json event.
+const passEvent = `{"Action":"pass","Package":"example.com/bench","Test":"TestOK"}`
+
+// writeCorpusWith generates n manifests whose Linux test command is argv.
+func writeCorpusWith(dir string, n int, argv []string) error {
+	command, err := json.Marshal(argv)
+	if err != nil {
+		return err
+	}
+	event := passEvent
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("r%04d", i)
 		src := filepath.Join(dir, "src", name)
@@ -248,7 +289,7 @@ func writeCorpus(dir string, n int) error {
   platform "linux" {
     executor = "local"
     test {
-      command = ["echo", %q]
+      command = %s
       parser  = "go-test-json"
       timeout = "1m"
     }
@@ -262,7 +303,7 @@ func writeCorpus(dir string, n int) error {
     }
   }
 }
-`, name, name, event, event)
+`, name, name, command, event)
 		if err := os.WriteFile(filepath.Join(dir, name+".hcl"), []byte(manifest), 0o644); err != nil {
 			return err
 		}

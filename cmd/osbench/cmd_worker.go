@@ -21,6 +21,7 @@ type temporalFlags struct {
 	heartbeat time.Duration
 	attempts  int
 	inFlight  int
+	noWorker  time.Duration
 }
 
 func newWorkerCommand(g *globals) *cobra.Command {
@@ -91,7 +92,8 @@ func (g *globals) startDispatch(cmd *cobra.Command) (func(), error) {
 	}
 	d, err := temporal.NewDispatcher(cmd.Context(), temporal.DispatcherOptions{
 		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c,
-		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight, Log: g.log,
+		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight,
+		NoWorkerTimeout: g.temporal.noWorker, Log: g.log,
 	})
 	if err != nil {
 		return nil, err

@@ -69,6 +69,7 @@ func newRootCommand() *cobra.Command {
 	pf.DurationVar(&g.temporal.heartbeat, "temporal-heartbeat", 30*time.Second, "a worker silent this long is taken for dead and its step goes to another")
 	pf.IntVar(&g.temporal.attempts, "temporal-attempts", 3, "attempts per step on workers (a step that fails is not retried; a worker that dies is)")
 	pf.IntVar(&g.temporal.inFlight, "temporal-in-flight", 64, "steps of one build running on workers at once")
+	pf.DurationVar(&g.temporal.noWorker, "temporal-no-worker-timeout", 2*time.Minute, "a step whose queue (platform and fingerprint) no live worker serves fails after this long, saying what differs")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),

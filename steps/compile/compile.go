@@ -358,7 +358,9 @@ func (c *compiler) tools(ctx context.Context, language string, p *manifests.Plat
 		pr = toolchain.NewProber(ex, p.User)
 		c.probers[p.User] = pr
 	}
-	return pr.Tools(ctx, language, p.Name)
+	// A failing probe keys as "unavailable: why"; Temporal workers
+	// compute the same (toolchain.KeyedTools) to serve such steps.
+	return pr.KeyedTools(ctx, language, p.Name), nil
 }
 
 // executor creates the named executor once, with its state where the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/osbench/osbench/plugins/toolenv"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -70,6 +71,34 @@ func (pr *Prober) Tools(ctx context.Context, language, platform string) (string,
 		return "", err
 	}
 	return versions.oneLine(), nil
+}
+
+// KeyedTools is the tools' fingerprint as the compiler puts it into a
+// toolchain step's key (Env["tools"]): Tools, or "unavailable: <why>"
+// when a probe fails — not an error of the compilation (which would stop
+// every repository), since the toolchain step runs the same probes and
+// fails with that error, stopping only its own repository. A Temporal
+// worker computes the same string to serve the queue of such steps, so
+// the two must come from here.
+func (pr *Prober) KeyedTools(ctx context.Context, language, platform string) string {
+	tools, err := pr.Tools(ctx, language, platform)
+	if err != nil {
+		return "unavailable: " + err.Error()
+	}
+	return tools
+}
+
+// ProbedLanguages lists, sorted, the languages whose tools are probed on
+// platform: those whose toolchain steps carry a tools fingerprint.
+func ProbedLanguages(platform string) []string {
+	var out []string
+	for _, name := range lang.Names() {
+		if _, ok := probesFor(name, platform); ok {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // probeTimeout bounds one probe. The first command of the wine executor

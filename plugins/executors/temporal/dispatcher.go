@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -40,7 +39,14 @@ type DispatcherOptions struct {
 	// workflow, keeping each one's history and update count within
 	// Temporal's limits.
 	UpdatesPerWorkflow int
-	Log                zerolog.Logger
+	// NoWorkerTimeout is how long a step waits for a live worker to
+	// serve its queue before it fails saying none does (default 2m).
+	NoWorkerTimeout time.Duration
+	// WorkerSilence: a worker whose directory poller has not polled for
+	// this long is taken for gone (default 2m; it must exceed the server's
+	// long-poll expiry, a minute by default).
+	WorkerSilence time.Duration
+	Log           zerolog.Logger
 }
 
 // Dispatcher is an engine.Dispatcher over Temporal. It hosts its builds'
@@ -53,10 +59,11 @@ type Dispatcher struct {
 	queue  string
 	prefix string
 
+	watch *queueWatch
+
 	mu        sync.Mutex
 	runs      []client.WorkflowRun // every workflow started, the last is current
 	sent      int                  // updates sent to the current one
-	checked   map[string]bool      // queues whose pollers were looked at
 	canceled  bool
 	closeOnce sync.Once
 }
@@ -81,13 +88,16 @@ func NewDispatcher(ctx context.Context, o DispatcherOptions) (*Dispatcher, error
 	if o.UpdatesPerWorkflow < 1 {
 		o.UpdatesPerWorkflow = 1000
 	}
+	if o.NoWorkerTimeout <= 0 {
+		o.NoWorkerTimeout = 2 * time.Minute
+	}
 	host, _ := os.Hostname()
 	id := fmt.Sprintf("%s-%d-%s", host, os.Getpid(), time.Now().UTC().Format("20060102T150405.000"))
 	c, err := client.DialContext(ctx, client.Options{HostPort: o.HostPort, Namespace: o.Namespace, Identity: "osbench-client-" + id, Logger: logAdapter{o.Log}})
 	if err != nil {
 		return nil, fmt.Errorf("temporal %s: %w", o.HostPort, err)
 	}
-	d := &Dispatcher{o: o, c: c, queue: "osbench-client-" + id, prefix: "osbench-build-" + id, checked: map[string]bool{}}
+	d := &Dispatcher{o: o, c: c, queue: "osbench-client-" + id, prefix: "osbench-build-" + id, watch: newQueueWatch(c, o.NoWorkerTimeout, o.WorkerSilence)}
 	d.w = worker.New(c, d.queue, worker.Options{})
 	d.w.RegisterWorkflowWithOptions(BuildWorkflow, workflow.RegisterOptions{Name: workflowName})
 	if err := d.w.Start(); err != nil {
@@ -103,6 +113,7 @@ func (d *Dispatcher) Wants(s *engine.Step) bool { return dispatchable(s) }
 // Run sends s to a worker of its queue and waits for the record, whose
 // blobs it then pulls into the client's cache.
 func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, inputs map[string]*cache.ActionRecord) (*cache.ActionRecord, error) {
+	t0 := time.Now()
 	recs := make([]*cache.ActionRecord, 0, len(inputs))
 	for _, rec := range inputs {
 		recs = append(recs, rec)
@@ -114,22 +125,49 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 	if err != nil {
 		return nil, fmt.Errorf("step %s: %w", s.ID, err)
 	}
-	req := StepRequest{Queue: Queue(s.Env["platform"], s.Env["executor"]), Key: key, Step: raw, Inputs: inputs, StartToClose: startToClose(s, d.o.StepTimeout)}
+	id := s.ID + "@" + string(key)
+	req := StepRequest{ID: id, Queue: QueueOf(s), Key: key, Step: raw, Inputs: inputs, StartToClose: startToClose(s, d.o.StepTimeout)}
 	if n := requestSize(req); n > maxRequest {
 		return nil, fmt.Errorf("step %s: its request is %d bytes, over the %d Temporal should carry; configuration that large belongs in the cache", s.ID, n, maxRequest)
 	}
-	d.checkQueue(ctx, req.Queue, s)
+	warn := func(msg string) { d.o.Log.Warn().Str("step", s.ID).Msg(msg) }
+	if err := d.watch.await(ctx, s, req.Queue, d.describe, warn); err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
 	wf, err := d.workflow(ctx)
 	if err != nil {
 		return nil, err
 	}
 	h, err := d.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		UpdateID: s.ID + "@" + string(key), WorkflowID: wf.GetID(), RunID: wf.GetRunID(),
+		UpdateID: id, WorkflowID: wf.GetID(), RunID: wf.GetRunID(),
 		UpdateName: updateRun, Args: []any{req}, WaitForStage: client.WorkflowUpdateStageAccepted,
 	})
+	t2 := time.Now()
+	var t3 time.Time // the record came back
 	var resp StepResponse
+	var abandoned *NoWorkerError
 	if err == nil {
-		err = h.Get(ctx, &resp)
+		// Its workers may all go away while it waits. abandoned is
+		// read once stop has returned, after the watch's last write.
+		gctx, gcancel := context.WithCancel(ctx)
+		defer gcancel()
+		stop := d.watch.watch(ctx, s, req.Queue, func() {
+			nw := d.watch.noWorker(s, req.Queue, d.o.NoWorkerTimeout, d.describe)
+			abandoned = nw
+			warn(nw.Error() + "; abandoning the step")
+			if serr := d.c.SignalWorkflow(context.Background(), wf.GetID(), wf.GetRunID(), signalAbandon, id); serr != nil {
+				d.o.Log.Warn().Err(serr).Str("step", s.ID).Msg("could not abandon the step")
+			}
+			// The workflow cancels the activity; nothing more to wait for.
+			gcancel()
+		})
+		err = h.Get(gctx, &resp)
+		t3 = time.Now()
+		stop()
+	}
+	if abandoned != nil {
+		return nil, abandoned
 	}
 	if ctx.Err() != nil {
 		d.cancel()
@@ -150,7 +188,14 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 	} else if err := pullOutputs(ctx, d.o.Cache, append(append([]cache.Output(nil), resp.Record.Results...), resp.Record.Side...)); err != nil {
 		return nil, fmt.Errorf("step %s: results of worker %s: %w", s.ID, resp.Worker, err)
 	}
-	d.o.Log.Debug().Str("step", s.ID).Str("worker", resp.Worker).Msg("step came back")
+	// Where a dispatched step's time goes: before sending (inputs'
+	// upload, the queue's check), until the workflow accepted it, until
+	// the record came back (waiting for a worker, and its run), and
+	// fetching the results.
+	d.o.Log.Debug().Str("step", s.ID).Str("worker", resp.Worker).
+		Float64("prepare_ms", ms(t1.Sub(t0))).Float64("accept_ms", ms(t2.Sub(t1))).
+		Float64("wait_ms", ms(t3.Sub(t2))).Float64("queued_ms", ms(resp.Queued)).Float64("worker_ms", ms(resp.Took)).
+		Float64("fetch_ms", ms(time.Since(t3))).Msg("step came back")
 	return resp.Record, nil
 }
 
@@ -185,21 +230,40 @@ func (d *Dispatcher) workflow(ctx context.Context) (client.WorkflowRun, error) {
 	return run, nil
 }
 
-// checkQueue warns once per queue when no worker polls it: the step would
-// wait for one forever, so say which worker to start.
-func (d *Dispatcher) checkQueue(ctx context.Context, queue string, s *engine.Step) {
-	d.mu.Lock()
-	seen := d.checked[queue]
-	d.checked[queue] = true
-	d.mu.Unlock()
-	if seen {
-		return
+// describe says what platform's live workers serve, for a step whose
+// queue none serves; one of them describes itself.
+func (d *Dispatcher) describe(platform string) *description {
+	ctx, done := context.WithTimeout(context.Background(), 30*time.Second)
+	defer done()
+	ws, _ := d.watch.workers(ctx, platform)
+	desc := &description{}
+	for _, w := range ws {
+		desc.ids = append(desc.ids, w.identity)
 	}
-	resp, err := d.c.DescribeTaskQueue(ctx, queue, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
-	if err == nil && len(resp.GetPollers()) == 0 {
-		d.o.Log.Warn().Str("queue", queue).Str("step", s.ID).
-			Msgf("no worker polls this queue yet; steps wait for `osbench worker --platform %s` with an executor whose fingerprint is %q", s.Env["platform"], s.Env["executor"])
+	if len(ws) > 0 {
+		desc.info, desc.err = d.askWorker(ctx, platform)
 	}
+	return desc
+}
+
+// askWorker runs the describe activity on platform's directory queue.
+func (d *Dispatcher) askWorker(ctx context.Context, platform string) (*WorkerInfo, error) {
+	wf, err := d.workflow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h, err := d.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: wf.GetID(), RunID: wf.GetRunID(),
+		UpdateName: updateAsk, Args: []any{platform}, WaitForStage: client.WorkflowUpdateStageAccepted,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var info WorkerInfo
+	if err := h.Get(ctx, &info); err != nil {
+		return nil, err
+	}
+	return &info, nil
 }
 
 // cancel cancels every workflow of the build: their activities are
@@ -246,3 +310,5 @@ func (d *Dispatcher) Close() error {
 	})
 	return err
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -170,7 +171,30 @@ func startWorker(t *testing.T, ctx context.Context, hostPort, remote, dir, name 
 			t.Errorf("worker %s: %v", name, err)
 		}
 	})
+	waitForWorkers(t, hostPort, addWorker(hostPort))
 	return c
+}
+
+// workers counts the workers startWorker started, by server.
+var workers = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+func addWorker(hostPort string) int {
+	workers.Lock()
+	defer workers.Unlock()
+	workers.n[hostPort]++
+	return workers.n[hostPort]
+}
+
+func waitForWorkers(t *testing.T, hostPort string, n int) {
+	t.Helper()
+	ctx, done := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer done()
+	if err := temporal.WaitForWorkers(ctx, hostPort, "", "linux", n); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestDispatchGivesTheLocalResults(t *testing.T) {
@@ -342,5 +366,156 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool, what string) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// buildWithin builds g, failing the test if that takes longer than d (a
+// step waiting for a worker that never comes would wait for ever).
+func buildWithin(t *testing.T, d time.Duration, e *engine.Engine, g *engine.Graph) (*engine.Report, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type result struct {
+		rep *engine.Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := e.Build(ctx, g)
+		done <- result{rep, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rep, r.err
+	case <-time.After(d):
+		t.Fatalf("the build still waits after %s", d)
+		return nil, nil
+	}
+}
+
+func TestNoWorkerServesAnotherFingerprint(t *testing.T) {
+	fp := fingerprint(t)
+	// The client keyed its steps on another machine: the same executor
+	// on another architecture, a fingerprint the worker here never has.
+	other := strings.Replace(fp, "/"+runtime.GOARCH+" ", "/elsewhere64 ", 1)
+	if other == fp {
+		t.Fatalf("fingerprint %q names no architecture to change", fp)
+	}
+	srv := temporaltest.Start(t)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	w := startWorker(t, ctx, srv.HostPort, "", filepath.Join(reachableDir(t), "worker"), "w-here")
+	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"), "")
+	d, err := temporal.NewDispatcher(ctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache, NoWorkerTimeout: 3 * time.Second, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rep, err := buildWithin(t, time.Minute, engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}), graph(t, other, chainScripts))
+	if cerr := d.Close(); cerr != nil {
+		t.Errorf("close: %v", cerr)
+	}
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Step("chain/a")
+	if a.Status != engine.StatusFailed {
+		t.Fatalf("step a: %s (%s), want failed: no worker serves it", a.Status, a.Error)
+	}
+	t.Logf("failed after %s: %s", took.Round(time.Millisecond), a.Error)
+	for _, want := range []string{
+		"no worker serves queue " + temporal.Queue("linux", temporal.Fingerprint(map[string]string{"executor": other})),
+		"after waiting 3s",
+		"w-here", // the live worker, named
+		`executor: the step needs "` + other + `", the worker has `,
+		`"` + fp + `"`, // what differs: the worker's own value
+	} {
+		if !strings.Contains(a.Error, want) {
+			t.Errorf("the error does not say %q:\n%s", want, a.Error)
+		}
+	}
+	if took > time.Minute {
+		t.Errorf("the build took %s to give up", took)
+	}
+	// The worker was given nothing: no record of the step, no work dir.
+	if _, err := w.GetAction(a.Key); err == nil {
+		t.Errorf("the worker recorded the step it must not get")
+	}
+	for _, id := range []string{"chain/b", "chain/c"} {
+		if st := rep.Step(id).Status; st == engine.StatusRan || st == engine.StatusHit {
+			t.Errorf("%s: %s, downstream of a step that never ran", id, st)
+		}
+	}
+}
+
+func TestNoWorkerAtAll(t *testing.T) {
+	fp := fingerprint(t)
+	srv := temporaltest.Start(t)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"), "")
+	d, err := temporal.NewDispatcher(ctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache, NoWorkerTimeout: 2 * time.Second, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := buildWithin(t, time.Minute, engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}), graph(t, fp, chainScripts))
+	if cerr := d.Close(); cerr != nil {
+		t.Errorf("close: %v", cerr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Step("chain/a")
+	if a.Status != engine.StatusFailed || !strings.Contains(a.Error, "no osbench worker for platform linux is connected") {
+		t.Errorf("step a: %s: %s; want a failure saying no linux worker is connected", a.Status, a.Error)
+	}
+}
+
+func TestStepAbandonedWhenItsWorkersGo(t *testing.T) {
+	fp := fingerprint(t)
+	// Idle pollers renew their long polls every 2s here (a minute by
+	// default), so a worker gone is seen in seconds, not minutes.
+	srv := temporaltest.Start(t, `matching.longPollExpirationInterval="2s"`)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	startWorker(t, wctx, srv.HostPort, "", filepath.Join(reachableDir(t), "worker"), "w-gone")
+	clientCache := openCache(t, filepath.Join(reachableDir(t), "client"), "")
+	d, err := temporal.NewDispatcher(ctx, temporal.DispatcherOptions{HostPort: srv.HostPort, Cache: clientCache,
+		Heartbeat: 2 * time.Second, NoWorkerTimeout: 3 * time.Second, WorkerSilence: 6 * time.Second, Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := "91.2345"
+	scripts := map[string]string{"a": "sleep " + marker, "b": "true", "c": "true"}
+	var rep *engine.Report
+	var berr error
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		rep, berr = engine.New(clientCache, engine.Options{Dispatcher: d, Log: zerolog.Nop()}).Build(ctx, graph(t, fp, scripts))
+	}()
+	waitFor(t, 90*time.Second, func() bool { return sleeping(marker) }, "the step's command to start on the worker")
+	// The only worker goes away mid-step: the step's retry waits on a
+	// queue nobody serves.
+	gone := time.Now()
+	stopWorker()
+	select {
+	case <-built:
+	case <-time.After(80 * time.Second):
+		t.Fatalf("the build still waits %s after its only worker went", time.Since(gone).Round(time.Second))
+	}
+	if cerr := d.Close(); cerr != nil {
+		t.Errorf("close: %v", cerr)
+	}
+	if berr != nil {
+		t.Fatal(berr)
+	}
+	a := rep.Step("chain/a")
+	t.Logf("step a %s %s after the worker went: %s", a.Status, time.Since(gone).Round(time.Millisecond), a.Error)
+	if a.Status != engine.StatusFailed || !strings.Contains(a.Error, "no worker serves queue") {
+		t.Errorf("step a: %s: %s; want a failure saying no worker serves its queue", a.Status, a.Error)
 	}
 }

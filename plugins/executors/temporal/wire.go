@@ -3,16 +3,17 @@
 // The client keeps the graph and the keys (the engine); a Dispatcher hands
 // each ready step that runs commands (its key has an executor fingerprint)
 // to a workflow — one per build — which runs it as an activity on the task
-// queue of its platform and fingerprint, osbench-<platform>-<fp>. A worker
-// (osbench worker) polls the queues of the fingerprints its own executor
-// gives, so it never receives a step it would key differently. Temporal
-// carries steps, keys and digests; blobs travel through the remote cache (--remote-cache).
+// queue of its platform and fingerprint, osbench-<platform>-<fp> (see
+// queues.go). A worker (osbench worker) polls the queues of the
+// fingerprints it computes itself, so it never receives a step it would key
+// differently, and answers on its platform's directory queue what it
+// serves, so a client whose queue has no worker says what differs instead
+// of waiting. Temporal carries steps, keys and digests; blobs travel
+// through the remote cache (--remote-cache).
 package temporal
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -26,8 +27,13 @@ import (
 const (
 	workflowName = "osbench-build"
 	activityName = "osbench-run-step"
+	describeName = "osbench-describe-worker"
 	updateRun    = "run-step"
+	updateAsk    = "describe-workers"
 	signalDone   = "done"
+	// signalAbandon names a step (its request's ID) the client gave up
+	// on: no worker serves its queue.
+	signalAbandon = "abandon"
 	// errKeyMismatch is the type of the non-retryable error a worker
 	// returns for a step it would key differently.
 	errKeyMismatch = "osbench-key-mismatch"
@@ -42,6 +48,8 @@ const maxRequest = 512 << 10
 // engine built it, the key it computed, and its inputs' records (digests
 // only).
 type StepRequest struct {
+	// ID names the request within its build (the update's ID).
+	ID     string                         `json:"id"`
 	Queue  string                         `json:"queue"`
 	Key    cache.Digest                   `json:"key"`
 	Step   json.RawMessage                `json:"step"`
@@ -55,12 +63,11 @@ type StepRequest struct {
 type StepResponse struct {
 	Record *cache.ActionRecord `json:"record"`
 	Worker string              `json:"worker"` // who ran it, for logs
-}
-
-// Queue is the task queue of a platform and executor fingerprint.
-func Queue(platform, fingerprint string) string {
-	h := sha256.Sum256([]byte(fingerprint))
-	return "osbench-" + platform + "-" + hex.EncodeToString(h[:6])
+	// Queued is how long the attempt waited for a worker (schedule to
+	// start), Took how long the worker spent on it: with the client's own
+	// wait they say where a dispatched step's time goes.
+	Queued time.Duration `json:"queued_ns,omitempty"`
+	Took   time.Duration `json:"took_ns,omitempty"`
 }
 
 // dispatchable reports whether s runs commands through an executor: only

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -15,7 +15,6 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/plugins/executors"
 )
 
 // WorkerOptions configure an osbench worker.
@@ -39,30 +38,6 @@ type WorkerOptions struct {
 	Log      zerolog.Logger
 }
 
-// Fingerprints are the executor fingerprints a worker's steps can carry:
-// one per run user a manifest may ask for ("" and "root"), which is what
-// the compiler put in each step's key.
-func Fingerprints(ctx context.Context, executor, stateDir string) ([]string, error) {
-	ex, err := executors.New(executor, executors.Config{StateDir: stateDir})
-	if err != nil {
-		return nil, err
-	}
-	seen := map[string]bool{}
-	var fps []string
-	for _, user := range []string{"", "root"} {
-		fp, err := ex.Fingerprint(ctx, user)
-		if err != nil {
-			return nil, fmt.Errorf("executor %s: fingerprint: %w", executor, err)
-		}
-		if !seen[fp] {
-			seen[fp] = true
-			fps = append(fps, fp)
-		}
-	}
-	sort.Strings(fps)
-	return fps, nil
-}
-
 // RunWorker polls the task queues of o's platform and fingerprints and runs
 // the steps it receives until ctx ends; then it stops taking steps and
 // waits (briefly) for the running ones.
@@ -77,7 +52,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		host, _ := os.Hostname()
 		o.Identity = fmt.Sprintf("%s-%d-%s", o.Platform, os.Getpid(), host)
 	}
-	fps, err := Fingerprints(ctx, o.Executor, o.ExecutorState)
+	served, err := ServedQueues(ctx, o.Platform, o.Executor, o.ExecutorState)
 	if err != nil {
 		return err
 	}
@@ -86,48 +61,75 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		return fmt.Errorf("temporal %s: %w", o.HostPort, err)
 	}
 	defer c.Close()
-	sw := &stepWorker{o: o, fps: map[string]bool{}}
-	for _, fp := range fps {
-		sw.fps[fp] = true
+	sw := &stepWorker{o: o, queues: map[string]bool{}}
+	sw.info = WorkerInfo{Identity: o.Identity, Platform: o.Platform, Executor: o.Executor, Queues: served}
+	for _, sq := range served {
+		sw.queues[sq.Queue] = true
 	}
 	var workers []worker.Worker
-	for _, fp := range fps {
-		q := Queue(o.Platform, fp)
-		w := worker.New(c, q, worker.Options{
-			MaxConcurrentActivityExecutionSize: o.Jobs,
-			Identity:                           o.Identity,
-			WorkerStopTimeout:                  10 * time.Second,
-		})
-		w.RegisterActivityWithOptions(sw.run, activity.RegisterOptions{Name: activityName})
+	start := func(q string, opts worker.Options, register func(worker.Worker)) error {
+		w := worker.New(c, q, opts)
+		register(w)
 		if err := w.Start(); err != nil {
-			for _, started := range workers {
-				started.Stop()
-			}
 			return fmt.Errorf("worker on %s: %w", q, err)
 		}
 		workers = append(workers, w)
-		o.Log.Info().Str("queue", q).Str("executor", o.Executor).Msg("worker polling")
+		return nil
 	}
+	stopAll := func() {
+		for _, w := range workers {
+			w.Stop()
+		}
+	}
+	for _, sq := range served {
+		err := start(sq.Queue, worker.Options{
+			MaxConcurrentActivityExecutionSize: o.Jobs,
+			Identity:                           o.Identity,
+			WorkerStopTimeout:                  10 * time.Second,
+		}, func(w worker.Worker) {
+			w.RegisterActivityWithOptions(sw.run, activity.RegisterOptions{Name: activityName})
+		})
+		if err != nil {
+			stopAll()
+			return err
+		}
+		o.Log.Info().Str("queue", sq.Queue).Str("executor", o.Executor).Str("fingerprint", strings.TrimSpace(sq.Fingerprint)).Msg("worker serves queue")
+	}
+	// The directory: a describe costs nothing and must not wait behind
+	// the steps, so it has pollers of its own.
+	err = start(directoryQueue(o.Platform), worker.Options{Identity: directoryIdentity(o.Identity, served), MaxConcurrentActivityExecutionSize: 2}, func(w worker.Worker) {
+		w.RegisterActivityWithOptions(sw.describe, activity.RegisterOptions{Name: describeName})
+	})
+	if err != nil {
+		stopAll()
+		return err
+	}
+	o.Log.Info().Int("queues", len(served)).Str("directory", directoryQueue(o.Platform)).Msg("worker polling")
 	<-ctx.Done()
-	for _, w := range workers {
-		w.Stop()
-	}
+	stopAll()
 	return nil
 }
 
 type stepWorker struct {
-	o   WorkerOptions
-	fps map[string]bool
+	o      WorkerOptions
+	queues map[string]bool // the queues it serves
+	info   WorkerInfo
 }
+
+// describe is the directory's activity: what this worker serves.
+func (w *stepWorker) describe(ctx context.Context) (WorkerInfo, error) { return w.info, nil }
 
 // run is the activity: one step, idempotent by its key.
 func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, error) {
+	started := time.Now()
 	s, err := decodeStep(req.Step)
 	if err != nil {
 		return StepResponse{}, sdktemporal.NewNonRetryableApplicationError(err.Error(), errKeyMismatch, nil)
 	}
-	if s.Env["platform"] != w.o.Platform || !w.fps[s.Env["executor"]] {
-		msg := fmt.Sprintf("step %s is for platform %s, executor %q; this worker runs %s with %q", s.ID, s.Env["platform"], s.Env["executor"], w.o.Platform, w.o.Executor)
+	// The queue is the routing; this is the check that a request sent to
+	// the wrong queue (by hand, by another osbench) is not run.
+	if q := QueueOf(s); s.Env["platform"] != w.o.Platform || !w.queues[q] || q != req.Queue {
+		msg := fmt.Sprintf("step %s is for platform %s and queue %s (%s); this worker runs %s with %s and does not serve it", s.ID, s.Env["platform"], q, strings.TrimSpace(Fingerprint(s.Env)), w.o.Platform, w.o.Executor)
 		return StepResponse{}, sdktemporal.NewNonRetryableApplicationError(msg, errKeyMismatch, nil)
 	}
 	log := w.o.Log.With().Str("step", s.ID).Str("key", req.Key.Short()).Int32("attempt", activity.GetInfo(ctx).Attempt).Logger()
@@ -154,8 +156,13 @@ func (w *stepWorker) run(ctx context.Context, req StepRequest) (StepResponse, er
 	if err := pushRun(ctx, local, rec); err != nil {
 		return StepResponse{}, fmt.Errorf("step %s: %w", s.ID, err)
 	}
-	log.Info().Bool("failed", rec.Failed).Str("label", rec.Label).Msg("step done")
-	return StepResponse{Record: rec, Worker: w.o.Identity}, nil
+	// served: the record predates this request (an earlier run's, in
+	// this worker's cache), so nothing ran.
+	info := activity.GetInfo(ctx)
+	queued, took := info.StartedTime.Sub(info.ScheduledTime), time.Since(started)
+	log.Info().Bool("failed", rec.Failed).Bool("served", rec.Created.Before(started)).
+		Float64("queued_ms", ms(queued)).Float64("took_ms", ms(took)).Str("label", rec.Label).Msg("step done")
+	return StepResponse{Record: rec, Worker: w.o.Identity, Queued: queued, Took: took}, nil
 }
 
 // heartbeat records a heartbeat now and then until stop is called, so a

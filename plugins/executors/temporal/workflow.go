@@ -31,12 +31,36 @@ func BuildWorkflow(ctx workflow.Context, p BuildParams) error {
 		p.MaxInFlight = 1
 	}
 	sem := workflow.NewSemaphore(ctx, int64(p.MaxInFlight))
+	// The client abandons a step whose queue no worker serves: its
+	// activity, scheduled on a queue nobody polls, is cancelled, so the
+	// workflow can end. An abandon may arrive before its update.
+	cancels := map[string]workflow.CancelFunc{}
+	abandoned := map[string]bool{}
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch := workflow.GetSignalChannel(ctx, signalAbandon)
+		for {
+			var id string
+			ch.Receive(ctx, &id)
+			if cancel := cancels[id]; cancel != nil {
+				cancel()
+			} else {
+				abandoned[id] = true
+			}
+		}
+	})
 	err := workflow.SetUpdateHandler(ctx, updateRun, func(ctx workflow.Context, req StepRequest) (StepResponse, error) {
+		if abandoned[req.ID] {
+			return StepResponse{}, sdktemporal.NewCanceledError("abandoned by the client")
+		}
+		ctx, cancel := workflow.WithCancel(ctx)
+		cancels[req.ID] = cancel
+		defer delete(cancels, req.ID)
 		if err := sem.Acquire(ctx, 1); err != nil {
 			return StepResponse{}, err
 		}
 		defer sem.Release(1)
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			ActivityID:          req.ID,
 			TaskQueue:           req.Queue,
 			StartToCloseTimeout: req.StartToClose,
 			HeartbeatTimeout:    p.Heartbeat,
@@ -52,6 +76,23 @@ func BuildWorkflow(ctx workflow.Context, p BuildParams) error {
 		var resp StepResponse
 		err := workflow.ExecuteActivity(actx, activityName, req).Get(actx, &resp)
 		return resp, err
+	})
+	if err != nil {
+		return err
+	}
+	// What the workers of a platform serve, for the client's diagnostic
+	// when a step's queue has none: one of them answers, promptly or not
+	// at all.
+	err = workflow.SetUpdateHandler(ctx, updateAsk, func(ctx workflow.Context, platform string) (WorkerInfo, error) {
+		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			TaskQueue:              directoryQueue(platform),
+			ScheduleToStartTimeout: 10 * time.Second,
+			StartToCloseTimeout:    10 * time.Second,
+			RetryPolicy:            &sdktemporal.RetryPolicy{MaximumAttempts: 1},
+		})
+		var info WorkerInfo
+		err := workflow.ExecuteActivity(actx, describeName).Get(actx, &info)
+		return info, err
 	})
 	if err != nil {
 		return err

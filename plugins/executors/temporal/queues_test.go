@@ -1,0 +1,88 @@
+package temporal
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/engine"
+)
+
+func TestQueueOfNamesEveryFactButThePlatform(t *testing.T) {
+	base := map[string]string{"platform": "windows", "executor": "wine 8.0 shim abc linux/amd64 user=unprivileged"}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range base {
+			m[a] = b
+		}
+		m[k] = v
+		return m
+	}
+	q := QueueOf(&engine.Step{Env: base})
+	if !strings.HasPrefix(q, "osbench-windows-") {
+		t.Fatalf("queue %q is not named by its platform", q)
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		same bool
+	}{
+		{"the same facts", with("executor", base["executor"]), true},
+		{"another Wine", with("executor", "wine 9.0 shim abc linux/amd64 user=unprivileged"), false},
+		{"another privilege mode", with("executor", "wine 8.0 shim abc linux/amd64 user=root home=passwd"), false},
+		{"a toolchain step's tools", with("tools", "x86_64-w64-mingw32-gcc -dumpversion: 12-win32"), false},
+		{"another platform", with("platform", "linux"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := QueueOf(&engine.Step{Env: tc.env})
+			if (got == q) != tc.same {
+				t.Errorf("queue %s, base %s: same = %v, want %v", got, q, got == q, tc.same)
+			}
+		})
+	}
+}
+
+func TestDirectoryIdentityRoundTrips(t *testing.T) {
+	served := []ServedQueue{{Queue: "osbench-linux-aaaaaaaaaaaa"}, {Queue: "osbench-linux-bbbbbbbbbbbb"}}
+	id, qs, ok := parseDirectoryIdentity(directoryIdentity("linux-12-host", served))
+	if !ok || id != "linux-12-host" || len(qs) != 2 || qs[1] != served[1].Queue {
+		t.Errorf("parsed %q %v %v", id, qs, ok)
+	}
+	if _, _, ok := parseDirectoryIdentity("some-other-poller@host"); ok {
+		t.Errorf("a poller that is no osbench worker parsed as one")
+	}
+}
+
+func TestExplainSaysWhatDiffers(t *testing.T) {
+	info := &WorkerInfo{Identity: "w1", Executor: "wine", Queues: []ServedQueue{
+		{Env: map[string]string{"executor": "wine 9.0"}},
+		{Env: map[string]string{"executor": "wine 9.0", "tools": "gcc 13"}},
+	}}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		ids  []string
+		info *WorkerInfo
+		want []string
+	}{
+		{"no worker", map[string]string{"platform": "windows", "executor": "wine 8.0"}, nil, nil,
+			[]string{"no osbench worker for platform windows is connected"}},
+		{"other wine", map[string]string{"platform": "windows", "executor": "wine 8.0"}, []string{"w1"}, info,
+			[]string{"(w1)", `executor: the step needs "wine 8.0", the worker has "wine 9.0"`}},
+		{"other tools", map[string]string{"platform": "windows", "executor": "wine 9.0", "tools": "gcc 12"}, []string{"w1"}, info,
+			[]string{`tools: the step needs "gcc 12", the worker has "gcc 13"`}},
+		{"no answer", map[string]string{"platform": "windows", "executor": "wine 8.0"}, []string{"w1", "w0"}, nil,
+			[]string{"2 live windows worker(s) (w0, w1)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := explain("windows", tc.env, tc.ids, tc.info, nil)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q does not say %q", got, w)
+				}
+			}
+			if strings.Contains(got, "executor: ") && tc.env["executor"] == "wine 9.0" {
+				t.Errorf("%q names a fact that matches", got)
+			}
+		})
+	}
+}
