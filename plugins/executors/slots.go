@@ -42,8 +42,22 @@ const (
 // group with a chance of one in a million per pair.
 func cacheGID(dir string) int {
 	h := fnv.New32a()
-	h.Write([]byte(filepath.Clean(dir)))
+	h.Write([]byte(realDir(dir)))
 	return CacheGIDBase + int(h.Sum32()%(1<<20))
+}
+
+// realDir is dir with its symbolic links resolved (cleaned, when it cannot
+// be resolved): the group and the uid class of a shared directory must not
+// depend on the path it is named by. A cache whose state is reached through
+// a link got another group than the same directory by its own path, and
+// each command re-grouped the whole tree to its own spelling — under the
+// feet of a command writing it by the other one, whose build then failed
+// with permission errors.
+func realDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return filepath.Clean(dir)
 }
 
 // sharedDirs are the writable directories of a command that other commands

@@ -28,7 +28,7 @@ func slotClass(dirs []string) int {
 	}
 	clean := make([]string, len(dirs))
 	for i, d := range dirs {
-		clean[i] = filepath.Clean(d)
+		clean[i] = realDir(d)
 	}
 	slices.Sort(clean)
 	clean = slices.Compact(clean)
