@@ -84,6 +84,9 @@ func newCacheGCCommand(g *globals) *cobra.Command {
 			if err != nil {
 				return usageError{fmt.Errorf("--max-size: %v", err)}
 			}
+			if prefixAge < 0 || maxAge < 0 || grace < 0 {
+				return usageError{fmt.Errorf("--max-age, --grace and --wine-prefix-age take a duration of zero or more")}
+			}
 			ca, err := g.openCache()
 			if err != nil {
 				return err
