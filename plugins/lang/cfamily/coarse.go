@@ -2,6 +2,7 @@ package cfamily
 
 import (
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
 	"regexp"
 	"slices"
 	"sort"
@@ -74,7 +75,7 @@ func (m *cMasker) guardBody(r schemas.Region, bi int, fn *cfunc) string {
 	if !m.enclosingDone(bi, fn) && b.last >= b.first {
 		m.emptyLines(b.first, b.last)
 	}
-	m.actions = append(m.actions, Action{Region: r, Kind: KindFunctionBody, Detail: fmt.Sprintf(
+	m.actions = append(m.actions, Action{Region: r, Kind: lang.KindFunctionBody, Detail: fmt.Sprintf(
 		"function %s: body replaced by %s where %s holds; branch on lines %d-%d emptied", fn.name, describe(g.ph), cond, b.first, b.last)})
 	return ""
 }

@@ -2,6 +2,7 @@ package cfamily
 
 import (
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
 	"sort"
 	"strings"
 
@@ -456,7 +457,7 @@ func (m *cMasker) maskRegion(r schemas.Region) {
 		line = end + 1
 	}
 	if len(m.actions) == before {
-		m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked,
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked,
 			Detail: "no statement or function body of a preprocessor-guarded block lies inside the region"})
 	}
 }
@@ -496,18 +497,18 @@ func (m *cMasker) maskSegment(r schemas.Region, bi, a, z int) {
 			continue
 		}
 		if why := m.refusal(fn, open+1, fn.close); why != "" {
-			m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: why})
+			m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: why})
 			continue
 		}
 		ph, ok := m.placeholder(fn)
 		if !ok {
-			m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: fmt.Sprintf(
+			m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: fmt.Sprintf(
 				"function %s returns %s, which has no quiet zero value", fn.name, strings.Join(fn.result, " "))})
 			continue
 		}
 		m.done[open] = true
 		m.edits = append(m.edits, m.bodyEdit(open, fn.close, ph))
-		m.actions = append(m.actions, Action{Region: r, Kind: KindFunctionBody,
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindFunctionBody,
 			Detail: fmt.Sprintf("function %s: body replaced by %s", fn.name, describe(ph))})
 	}
 }
@@ -527,7 +528,7 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 		lo, hi = b.tokLo, b.tokHi
 	}
 	if why := m.refusal(fn, lo, hi); why != "" {
-		m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: why})
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: why})
 		return
 	}
 	note := ""
@@ -543,7 +544,7 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 		if tail {
 			var ok bool
 			if ph, ok = m.placeholder(fn); !ok {
-				m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: fmt.Sprintf(
+				m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: fmt.Sprintf(
 					"function %s returns %s, which has no quiet zero value", fn.name, strings.Join(fn.result, " "))})
 				return
 			}
@@ -555,18 +556,18 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 			text.WriteString(indent + s + "\n")
 		}
 		m.edits = append(m.edits, edit{Start: m.f.lines.Start(b.first), End: m.f.lines.End(b.last), Text: text.String()})
-		m.actions = append(m.actions, Action{Region: r, Kind: KindPreprocessorBlock,
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindPreprocessorBlock,
 			Detail: fmt.Sprintf("%sfunction %s: branch on lines %d-%d replaced by %s", note, fn.name, b.first, b.last, describe(ph))})
 		return
 	}
 	seg = m.closeBlocks(b, seg)
 	if why := m.notStatements(b, seg); why != "" {
-		m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: fmt.Sprintf("function %s: %s", fn.name, why)})
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: fmt.Sprintf("function %s: %s", fn.name, why)})
 		return
 	}
 	first, last := toks[seg[0]].line, toks[seg[len(seg)-1]].line
 	m.edits = append(m.edits, edit{Start: m.f.lines.Start(first), End: m.f.lines.End(last), Text: ""})
-	m.actions = append(m.actions, Action{Region: r, Kind: KindStatements,
+	m.actions = append(m.actions, Action{Region: r, Kind: lang.KindStatements,
 		Detail: fmt.Sprintf("function %s: statements on lines %d-%d removed", fn.name, first, last)})
 }
 

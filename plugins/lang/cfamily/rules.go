@@ -33,15 +33,6 @@ type (
 	lineIndex = srcedit.Lines
 )
 
-// The kinds of Action the C masker gives.
-const (
-	KindStatements        = lang.KindStatements
-	KindFunctionBody      = lang.KindFunctionBody
-	KindPreprocessorBlock = lang.KindPreprocessorBlock
-	KindUnmasked          = lang.KindUnmasked
-	KindSkipped           = lang.KindSkipped
-)
-
 var (
 	newLineIndex = srcedit.NewLines
 	applyEdits   = srcedit.Apply

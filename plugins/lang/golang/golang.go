@@ -9,7 +9,7 @@
 // guarded block, say) becomes an early return, so the code after it,
 // which may depend on the run, is not reached on the masked path. A
 // placeholder return gives the results' zero values, except that a
-// last result of type error gets errors.New(NeutralError) (errors is
+// last result of type error gets errors.New(lang.NeutralError) (errors is
 // imported where the file lacks it, unless the name is taken): callers
 // check that error before they touch the other results. Local
 // variables still referred to after an early return keep a zero-value

@@ -7,6 +7,7 @@ package golang
 
 import (
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -19,9 +20,9 @@ import (
 // statements of one statement list, or everything between the braces of a
 // function body. Spans are in offsets of the original source.
 type goRemoval struct {
-	kind   string         // KindStatements or KindFunctionBody
-	stmts  []ast.Stmt     // the run (KindStatements)
-	body   *ast.BlockStmt // the body (KindFunctionBody)
+	kind   string         // lang.KindStatements or lang.KindFunctionBody
+	stmts  []ast.Stmt     // the run (lang.KindStatements)
+	body   *ast.BlockStmt // the body (lang.KindFunctionBody)
 	fn     *ast.FuncType  // innermost function: what a placeholder return returns
 	name   string         // function name, for Action.Detail
 	region schemas.Region
@@ -34,7 +35,7 @@ type goRemoval struct {
 }
 
 func (r *goRemoval) span() (token.Pos, token.Pos) {
-	if r.kind == KindFunctionBody {
+	if r.kind == lang.KindFunctionBody {
 		return r.body.Lbrace + 1, r.body.Rbrace
 	}
 	return r.stmts[0].Pos(), r.stmts[len(r.stmts)-1].End()
@@ -98,8 +99,8 @@ func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bo
 	if m.needErrors {
 		m.edits = append(m.edits, m.addErrorsImport())
 		m.editRegions = append(m.editRegions, m.errorsRegion)
-		m.actions = append(m.actions, Action{Region: m.errorsRegion, Kind: KindImport,
-			Detail: `added import "errors": a placeholder returns errors.New("` + NeutralError + `")`})
+		m.actions = append(m.actions, Action{Region: m.errorsRegion, Kind: lang.KindImport,
+			Detail: `added import "errors": a placeholder returns errors.New("` + lang.NeutralError + `")`})
 	}
 	out, err := applyEdits(src, m.edits)
 	if err != nil {
@@ -112,7 +113,7 @@ func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bo
 	}
 	for _, r := range regions {
 		if !m.used[[2]int{r.Start, r.End}] {
-			m.actions = append(m.actions, Action{Region: r.Region, Kind: KindUnmasked,
+			m.actions = append(m.actions, Action{Region: r.Region, Kind: lang.KindUnmasked,
 				Detail: "no whole statement or function body lies inside the region"})
 		}
 	}
@@ -182,7 +183,7 @@ func (m *goMasker) maskFunc(name string, typ *ast.FuncType, body *ast.BlockStmt)
 	if !shared {
 		region, ok := m.bodyRegion(body, typ, name, touching)
 		if ok {
-			m.emit([]*goRemoval{{kind: KindFunctionBody, body: body, fn: typ, name: name, region: region}}, "")
+			m.emit([]*goRemoval{{kind: lang.KindFunctionBody, body: body, fn: typ, name: name, region: region}}, "")
 			m.markUsed(touching)
 		}
 		return
@@ -194,7 +195,7 @@ func (m *goMasker) maskFunc(name string, typ *ast.FuncType, body *ast.BlockStmt)
 		note = "coarse declined, the source platform compiles this function; "
 	}
 	if r, all := m.coversAll(body); all {
-		m.emit([]*goRemoval{{kind: KindFunctionBody, body: body, fn: typ, name: name, region: r}}, note)
+		m.emit([]*goRemoval{{kind: lang.KindFunctionBody, body: body, fn: typ, name: name, region: r}}, note)
 		return
 	}
 	// Statements whose removal would leave a variable without a typed
@@ -251,7 +252,7 @@ func (m *goMasker) collect(list []ast.Stmt, fn *ast.FuncType, name string, kept 
 		r, covered := m.covering(s)
 		if covered && !kept[s] && !isClause(s) {
 			if run == nil {
-				run = &goRemoval{kind: KindStatements, fn: fn, name: name, region: r}
+				run = &goRemoval{kind: lang.KindStatements, fn: fn, name: name, region: r}
 				*out = append(*out, run)
 			}
 			run.stmts = append(run.stmts, s)
@@ -270,7 +271,7 @@ func (m *goMasker) descend(s ast.Node, fn *ast.FuncType, name string, kept map[a
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			if r, all := m.coversAll(n.Body); all {
-				*out = append(*out, &goRemoval{kind: KindFunctionBody, body: n.Body, fn: n.Type, name: "func literal in " + name, region: r})
+				*out = append(*out, &goRemoval{kind: lang.KindFunctionBody, body: n.Body, fn: n.Type, name: "func literal in " + name, region: r})
 			} else {
 				m.collect(n.Body.List, n.Type, "func literal in "+name, kept, out)
 			}
@@ -309,7 +310,7 @@ func (m *goMasker) emit(removals []*goRemoval, note string) {
 		}
 		var e edit
 		var detail string
-		if r.kind == KindFunctionBody {
+		if r.kind == lang.KindFunctionBody {
 			e = m.bodyEdit(r.body, ph)
 			detail = fmt.Sprintf("func %s: body replaced by %s", r.name, describe(ph))
 		} else {
@@ -329,8 +330,8 @@ func (m *goMasker) emit(removals []*goRemoval, note string) {
 // placeholder returns the statements that stand in for the removal.
 func (r *goRemoval) placeholder(m *goMasker) []string {
 	ph := append(append([]string(nil), r.decls...), r.blanks...)
-	ends := r.kind == KindFunctionBody && r.fn.Results != nil && len(r.fn.Results.List) > 0
-	if r.kind == KindStatements {
+	ends := r.kind == lang.KindFunctionBody && r.fn.Results != nil && len(r.fn.Results.List) > 0
+	if r.kind == lang.KindStatements {
 		ends = r.early || isTerminating(r.stmts[len(r.stmts)-1], "")
 	}
 	if ends {

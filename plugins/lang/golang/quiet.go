@@ -9,17 +9,16 @@ import (
 	"github.com/osbench/osbench/plugins/lang"
 )
 
-// NeutralError is the message of the error a Go placeholder returns when
+// A Go placeholder returns an error with lang.NeutralError as its message when
 // its function has an error result: callers check it before they use the
 // other results, so a masked function fails its callers by their own error
 // handling instead of handing them a nil pointer to dereference or a false
 // "not yet" to retry forever. Every language's placeholders use the same
 // message (plugins/lang).
-const NeutralError = lang.NeutralError
-
+//
 // placeholderReturn is the return statement of a placeholder: the zero
 // values of fn's results, except that a last result of type error gets
-// errors.New(NeutralError). A function with named results and no error
+// errors.New(lang.NeutralError). A function with named results and no error
 // result keeps a bare return.
 //
 // The coarse mode returns the zero values alone, a nil error included: it
@@ -55,7 +54,7 @@ func (m *goMasker) placeholderReturn(fn *ast.FuncType) string {
 	for _, t := range types[:len(types)-1] {
 		values = append(values, m.zeroValue(t, 0))
 	}
-	values = append(values, pkg+"New("+strconv.Quote(NeutralError)+")")
+	values = append(values, pkg+"New("+strconv.Quote(lang.NeutralError)+")")
 	return "return " + strings.Join(values, ", ")
 }
 

@@ -31,15 +31,6 @@ type (
 	lineIndex = srcedit.Lines
 )
 
-// The kinds of Action the Go masker gives.
-const (
-	KindStatements   = lang.KindStatements
-	KindFunctionBody = lang.KindFunctionBody
-	KindImport       = lang.KindImport
-	KindUnmasked     = lang.KindUnmasked
-	KindSkipped      = lang.KindSkipped
-)
-
 var (
 	newLineIndex = srcedit.NewLines
 	applyEdits   = srcedit.Apply

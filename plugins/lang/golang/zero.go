@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -127,7 +128,7 @@ func (m *goMasker) removeUnusedImports(masked []byte) ([]byte, error) {
 				continue
 			}
 			dropped = append(dropped, spec)
-			m.actions = append(m.actions, Action{Region: m.regionOfOffset(m.off(firstUse)), Kind: KindImport,
+			m.actions = append(m.actions, Action{Region: m.regionOfOffset(m.off(firstUse)), Kind: lang.KindImport,
 				Detail: "removed import " + spec.Path.Value + ": masking took its last use"})
 		}
 		switch {

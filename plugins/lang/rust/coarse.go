@@ -2,6 +2,7 @@ package rust
 
 import (
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
 	"slices"
 	"sort"
 	"strings"
@@ -105,7 +106,7 @@ func (m *rustMasker) maskCoarse(r schemas.Region) (done bool, note string) {
 			m.setEdit(u, phs[i])
 		}
 		first, last, _ := m.contentLines(u)
-		m.actions = append(m.actions, Action{Region: r, Kind: KindFunctionBody, Detail: fmt.Sprintf(
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindFunctionBody, Detail: fmt.Sprintf(
 			"function %s: body replaced by %s where cfg(%s) holds; %s on lines %d-%d replaced by %s",
 			fnb.fn.name, describeRust(ph), u.pred, u.label, first, last, describeRust(phs[i]))})
 	}

@@ -11,10 +11,10 @@
 // its signature and loses its whole body as soon as a region touches
 // it; a const or static of a primitive type gets its zero literal. An
 // io::Result (or Result<T, io::Error>) placeholder is
-// Err(io::Error::new(ErrorKind::Unsupported, NeutralError)), never
+// Err(io::Error::new(ErrorKind::Unsupported, lang.NeutralError)), never
 // Ok of a default the callers would take for a success; other error
 // types are the crate's own and get Ok(Default::default()). Use declarations and type
-// declarations are kept (KindUnmasked says so). With Input.Coarse set,
+// declarations are kept (lang.KindUnmasked says so). With Input.Coarse set,
 // a function both platforms compile gets #[cfg(target)] { placeholder }
 // #[cfg(not(target))] { original body, target blocks emptied }
 // (coarse.go). Test code (#[test] functions, #[cfg(test)] modules)

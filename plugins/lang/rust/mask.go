@@ -2,6 +2,7 @@ package rust
 
 import (
 	"fmt"
+	"github.com/osbench/osbench/plugins/lang"
 	"strings"
 
 	"github.com/osbench/osbench/schemas"
@@ -73,7 +74,7 @@ func maskRust(path string, src []byte, regions []schemas.VerifiedRegion, coarse 
 			// #[cfg(test)] module: a test that only one platform runs makes
 			// a region there. Test code is never masked; the region is
 			// reported and left alone (a test file is refused outright).
-			m.actions = append(m.actions, Action{Region: r.Region, Kind: KindUnmasked,
+			m.actions = append(m.actions, Action{Region: r.Region, Kind: lang.KindUnmasked,
 				Detail: fmt.Sprintf("in test code (lines %d-%d), which is never masked", span[0], span[1])})
 			continue
 		}
@@ -376,7 +377,7 @@ func (m *rustMasker) maskRegion(r schemas.Region) {
 	if masked > 0 {
 		return
 	}
-	m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: note + m.whyUnmasked(r)})
+	m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: note + m.whyUnmasked(r)})
 }
 
 // maskTargetOnlyFns masks, for a region of a file the source platform
@@ -420,7 +421,7 @@ func (m *rustMasker) maskTargetOnlyFns(r schemas.Region) bool {
 		}
 		before := len(m.actions)
 		m.maskUnit(r, unit, "")
-		masked = masked || m.actions[before].Kind != KindUnmasked
+		masked = masked || m.actions[before].Kind != lang.KindUnmasked
 	}
 	return masked
 }
@@ -459,7 +460,7 @@ func (m *rustMasker) maskUnit(r schemas.Region, u *runit, note string) {
 	}
 	ph, why := m.placeholder(u)
 	if why != "" {
-		m.actions = append(m.actions, Action{Region: r, Kind: KindUnmasked, Detail: fmt.Sprintf("%s%s: %s", note, u.label, why)})
+		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindUnmasked, Detail: fmt.Sprintf("%s%s: %s", note, u.label, why)})
 		return
 	}
 	m.setEdit(u, ph)
@@ -480,11 +481,11 @@ func (m *rustMasker) setEdit(u *runit, ph []string) {
 func unitKind(u *runit) string {
 	switch u.kind {
 	case ruFnBody:
-		return KindFunctionBody
+		return lang.KindFunctionBody
 	case ruConst:
-		return KindConstant
+		return lang.KindConstant
 	}
-	return KindPreprocessorBlock
+	return lang.KindPreprocessorBlock
 }
 
 func describeRust(ph []string) string {

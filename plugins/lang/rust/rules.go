@@ -31,19 +31,6 @@ type (
 	lineIndex = srcedit.Lines
 )
 
-// The kinds of Action the Rust masker gives.
-const (
-	KindStatements        = lang.KindStatements
-	KindFunctionBody      = lang.KindFunctionBody
-	KindPreprocessorBlock = lang.KindPreprocessorBlock
-	KindConstant          = lang.KindConstant
-	KindUnmasked          = lang.KindUnmasked
-	KindSkipped           = lang.KindSkipped
-)
-
-// NeutralError is the message of the error a placeholder returns.
-const NeutralError = lang.NeutralError
-
 var (
 	newLineIndex = srcedit.NewLines
 	applyEdits   = srcedit.Apply

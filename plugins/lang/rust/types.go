@@ -1,6 +1,7 @@
 package rust
 
 import (
+	"github.com/osbench/osbench/plugins/lang"
 	"strconv"
 	"strings"
 )
@@ -234,7 +235,7 @@ func (rt rustTypes) zeroExpr(t *rtype) (string, bool) {
 // fails the one test), where Ok(Default::default()) would claim a success
 // the tests may not check. Other error types are the crate's own, and
 // building one is re-implementing.
-var rustNeutralError = `Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "` + NeutralError + `"))`
+var rustNeutralError = `Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "` + lang.NeutralError + `"))`
 
 // isIOResult reports whether t is io::Result<T> or Result<T, io::Error>.
 func isIOResult(t *rtype) bool {
