@@ -11,9 +11,10 @@ import (
 // share (artifact shapes, tool environments) lives in schemas or plugins.
 // So no package that registers a kind may import another that does:
 // otherwise a change in one kind's code changes another's results without
-// its version saying so. Packages under steps/ that register no kind (the
-// compiler, the evaluation driver, reports, labels, the task record) may
-// import kinds.
+// its version saying so. Only the packages that assemble steps (pipeline/:
+// the compiler, the evaluation driver, osbench init) import kinds, and
+// steps/ holds nothing but kinds (and all.go, which lists them), so that
+// its listing says what the kinds are.
 func TestStepKindsImportNoOtherKind(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,GoFiles", "./...").Output()
 	if err != nil {
@@ -43,6 +44,9 @@ func TestStepKindsImportNoOtherKind(t *testing.T) {
 		t.Fatalf("found %d packages registering step kinds, want every kind's package", len(kinds))
 	}
 	for _, p := range pkgs {
+		if strings.HasPrefix(p.ImportPath, "github.com/osbench/osbench/steps/") && !kinds[p.ImportPath] {
+			t.Errorf("%s registers no step kind: steps/ holds step kinds only (libraries the kinds share go to plugins/ or schemas/, what assembles steps to pipeline/)", p.ImportPath)
+		}
 		if p.ImportPath == "github.com/osbench/osbench/steps" {
 			listed := map[string]bool{}
 			for _, imp := range p.Imports {

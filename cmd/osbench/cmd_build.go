@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/steps/corpusreport"
-	"github.com/osbench/osbench/steps/evalreport"
+	"github.com/osbench/osbench/pipeline/corpusreport"
+	"github.com/osbench/osbench/pipeline/evalreport"
 )
 
 func newBuildCommand(g *globals) *cobra.Command {

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/manifests"
-	"github.com/osbench/osbench/steps/corpusreport"
+	"github.com/osbench/osbench/pipeline/corpusreport"
 )
 
 func newCorpusCommand(g *globals) *cobra.Command {

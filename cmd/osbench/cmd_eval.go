@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/steps/compile"
-	"github.com/osbench/osbench/steps/evalreport"
-	"github.com/osbench/osbench/steps/evalrun"
+	"github.com/osbench/osbench/pipeline/compile"
+	"github.com/osbench/osbench/pipeline/evalreport"
+	"github.com/osbench/osbench/pipeline/evalrun"
 )
 
 func newEvalCommand(g *globals) *cobra.Command {

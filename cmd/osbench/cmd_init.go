@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/steps/compile"
-	"github.com/osbench/osbench/steps/initmanifest"
+	"github.com/osbench/osbench/pipeline/compile"
+	"github.com/osbench/osbench/pipeline/initmanifest"
 )
 
 func newInitCommand(g *globals) *cobra.Command {

@@ -18,9 +18,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/pipeline/corpusreport"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
-	"github.com/osbench/osbench/steps/corpusreport"
 )
 
 // exportCorpus exports the corpus from a private copy of its cache.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/plugins/taskpkg"
 )
 
 // taskCmds are the testscript commands that read tasks.jsonl:

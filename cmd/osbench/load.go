@@ -10,10 +10,10 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/pipeline/compile"
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
-	"github.com/osbench/osbench/steps/compile"
 	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/verifyregions"
 )

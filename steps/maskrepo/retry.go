@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/label"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/label"
 )
 
 // RetryKind is the "mask-retry" step kind: it reads how the target's test

@@ -27,8 +27,8 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 // Kind is the step kind's name.

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/plugins/taskpkg"
 )
 
 // newApplier makes a git repository of files under a fresh directory and

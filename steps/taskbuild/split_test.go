@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/label"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
-	"github.com/osbench/osbench/steps/label"
 	"github.com/osbench/osbench/steps/maskrepo"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 func TestSplitAdvice(t *testing.T) {

@@ -24,9 +24,9 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/label"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/label"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 // Kind names.
@@ -69,7 +69,7 @@ func (g *GroupRef) TaskGroup() *schemas.TaskGroup {
 }
 
 // StepID is the ID of the task step of a direction, or of one group of a
-// split direction (steps/compile builds it; the corpus report finds it).
+// split direction (pipeline/compile builds it; the corpus report finds it).
 func StepID(repository, source, target string, group *schemas.TaskGroup) string {
 	return DirectionDir(repository, source, target, group) + "/" + Kind
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/label"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/label"
 )
 
 // TaskInput names the n-th input of the tasks step.

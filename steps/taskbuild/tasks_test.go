@@ -9,11 +9,11 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/engine/enginetest"
+	"github.com/osbench/osbench/plugins/label"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
-	"github.com/osbench/osbench/steps/label"
 	"github.com/osbench/osbench/steps/maskrepo"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 // A direction whose task step failed is an entry of the report with the

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/label"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/label"
 	"github.com/osbench/osbench/steps/maskrepo"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 func run(statuses map[string]schemas.Status) schemas.TestResults {

@@ -80,7 +80,7 @@ var runUsers = []string{"", "root"}
 
 // ServedQueues computes, on this machine, every environment a step for
 // platform run with executor can have been keyed for, the way the
-// compiler computes it (steps/compile): the executor's fingerprint per run
+// compiler computes it (pipeline/compile): the executor's fingerprint per run
 // user, and with it, for toolchain steps, the tools' fingerprint of each
 // language whose tools are probed (toolchain.KeyedTools, through the local
 // executor like the compiler's probes).

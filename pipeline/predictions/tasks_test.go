@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/plugins/taskpkg"
 )
 
 func TestReadTasks(t *testing.T) {

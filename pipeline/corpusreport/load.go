@@ -10,7 +10,7 @@ import (
 	"sort"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/steps/evalreport"
+	"github.com/osbench/osbench/pipeline/evalreport"
 	"github.com/osbench/osbench/steps/taskbuild"
 )
 
@@ -124,7 +124,7 @@ func succeededOutcomes(buildOut string, steps *engine.Report) ([]taskbuild.Outco
 			return nil, fmt.Errorf("corpusreport: %s: %w", p, err)
 		}
 		// The task step of a repository and direction, or of one group of
-		// a split direction (steps/compile).
+		// a split direction (pipeline/compile).
 		id := taskbuild.StepID(o.Repository, o.Source, o.Target, o.Group)
 		if succeeded(steps.Step(id)) {
 			outcomes = append(outcomes, o)

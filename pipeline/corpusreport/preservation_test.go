@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 // writeBuild lays out what build --out exports for one task: tasks.jsonl

@@ -8,8 +8,8 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/pipeline/compile"
 	"github.com/osbench/osbench/steps/checkout"
-	"github.com/osbench/osbench/steps/compile"
 )
 
 // TestPinFromProvenance runs the checkout step of a composed manifest

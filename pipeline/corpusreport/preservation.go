@@ -13,8 +13,8 @@ import (
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/taskpkg"
 )
 
 // Preservation is the check, made from a build's exports alone, that no

@@ -3,7 +3,7 @@ package compile
 import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/parsers"
-	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/steps/testrun"
 )
 

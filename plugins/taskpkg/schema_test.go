@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/label"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
-	"github.com/osbench/osbench/steps/label"
 )
 
 // pathsepTask builds the linux→windows task of the pathsep fixture with

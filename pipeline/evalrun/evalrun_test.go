@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/osbench/osbench/engine"
-	"github.com/osbench/osbench/steps/predictions"
-	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/pipeline/predictions"
+	"github.com/osbench/osbench/plugins/taskpkg"
 )
 
 func TestReference(t *testing.T) {

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/pipeline/evalrun"
 	"github.com/osbench/osbench/schemas"
-	"github.com/osbench/osbench/steps/evalrun"
 	"github.com/osbench/osbench/steps/taskbuild"
 )
 

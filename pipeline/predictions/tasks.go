@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/osbench/osbench/engine/cache"
-	"github.com/osbench/osbench/steps/taskpkg"
+	"github.com/osbench/osbench/plugins/taskpkg"
 )
 
 // Task is a task to evaluate: its tasks.jsonl record, the digest of that

@@ -7,12 +7,12 @@ import (
 	"github.com/osbench/osbench/plugins/lang"
 	_ "github.com/osbench/osbench/plugins/lang/all" // the languages' build checks
 	"github.com/osbench/osbench/plugins/lm"
+	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/maskrepo"
 	"github.com/osbench/osbench/steps/taskbuild"
-	"github.com/osbench/osbench/steps/taskpkg"
 	"github.com/osbench/osbench/steps/tasksplit"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
