@@ -10,7 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/osbench/osbench/plugins/taskpkg"
+	"github.com/osbench/osbench/schemas"
 )
 
 // taskCmds are the testscript commands that read tasks.jsonl:
@@ -68,7 +68,7 @@ var taskCmds = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 }
 
 // readTask finds one task of a tasks.jsonl.
-func readTask(ts *testscript.TestScript, file, instance string) taskpkg.Task {
+func readTask(ts *testscript.TestScript, file, instance string) schemas.Task {
 	f, err := os.Open(ts.MkAbs(file))
 	ts.Check(err)
 	defer f.Close()
@@ -76,7 +76,7 @@ func readTask(ts *testscript.TestScript, file, instance string) taskpkg.Task {
 	sc.Buffer(nil, 64<<20)
 	var ids []string
 	for sc.Scan() {
-		var t taskpkg.Task
+		var t schemas.Task
 		ts.Check(json.Unmarshal(sc.Bytes(), &t))
 		if t.InstanceID == instance {
 			return t
@@ -85,7 +85,7 @@ func readTask(ts *testscript.TestScript, file, instance string) taskpkg.Task {
 	}
 	ts.Check(sc.Err())
 	ts.Fatalf("%s has no task %s (it has %s)", file, instance, strings.Join(ids, ", "))
-	return taskpkg.Task{}
+	return schemas.Task{}
 }
 
 func withTaskCmds(cmds map[string]func(ts *testscript.TestScript, neg bool, args []string)) map[string]func(ts *testscript.TestScript, neg bool, args []string) {

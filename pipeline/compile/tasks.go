@@ -162,7 +162,7 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 	}
 
 	id := taskpkg.GroupInstanceID(r.Name, d.Source, d.Target, group)
-	env := map[string]taskpkg.Environment{}
+	env := map[string]schemas.TestEnvironment{}
 	for _, platform := range []string{d.Source, d.Target} {
 		p := platforms[platform]
 		env[platform] = evalEnvironment(p)
@@ -280,7 +280,7 @@ func maskedRun(id string, test *engine.Step, maskStep string) *engine.Step {
 // evalEnvironment is how a platform's tests run on a tree the build did not
 // start from — a masked or a patched one: its eval timeout and the command
 // that carries it. Tasks record it; evaluation runs with it.
-func evalEnvironment(p *manifests.Platform) taskpkg.Environment {
+func evalEnvironment(p *manifests.Platform) schemas.TestEnvironment {
 	e := environment(p)
 	e.TestCommand = nonNilList(p.Test.EvalArgv)
 	e.Timeout = p.Test.EvalTimeout.String()
@@ -290,18 +290,18 @@ func evalEnvironment(p *manifests.Platform) taskpkg.Environment {
 // environment is how a platform's tests run, as the task records it: the
 // test step's configuration without what the task line says elsewhere
 // (repository, platform, language).
-func environment(p *manifests.Platform) taskpkg.Environment {
-	e := taskpkg.Environment{
+func environment(p *manifests.Platform) schemas.TestEnvironment {
+	e := schemas.TestEnvironment{
 		TestCommand: nonNilList(p.Test.Command.Argv), Shell: p.Test.Command.Shell, Dir: p.Test.Command.Dir,
 		Parser: p.Test.Parser, Toolchain: p.Toolchain, Executor: p.Executor, User: p.User,
 		Env: nonNil(p.Env), SecretEnv: p.SecretEnv, Timeout: p.Test.Timeout.String(), Skip: nonNilList(p.Test.Skip),
 		Report: p.Test.Report,
 	}
 	if p.Build != nil {
-		e.Build = &taskpkg.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}
+		e.Build = &schemas.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}
 	}
 	if re := p.Test.Regex; re != nil {
-		e.Regex = &taskpkg.Regex{Pattern: re.Pattern, Statuses: re.Statuses}
+		e.Regex = &schemas.RegexParser{Pattern: re.Pattern, Statuses: re.Statuses}
 	}
 	if p.Coverage != nil {
 		e.CoverageFile = p.Coverage.Path

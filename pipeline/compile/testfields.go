@@ -3,7 +3,7 @@ package compile
 import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/parsers"
-	"github.com/osbench/osbench/plugins/taskpkg"
+	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/testrun"
 )
 
@@ -13,12 +13,12 @@ import (
 // restores a tree the build already ran (the gold patch gives back R+, the
 // empty patch leaves R−) is served from the cache. source names where each
 // field came from ("" when it has no manifest position).
-func testFields(repository, platform, language string, e taskpkg.Environment, source func(field string) string) []engine.Field {
+func testFields(repository, platform, language string, e schemas.TestEnvironment, source func(field string) string) []engine.Field {
 	return engine.Fields(testConfig(repository, platform, language, e), source)
 }
 
 // testConfig is the test step's configuration for an environment.
-func testConfig(repository, platform, language string, e taskpkg.Environment) testrun.Config {
+func testConfig(repository, platform, language string, e schemas.TestEnvironment) testrun.Config {
 	cfg := testrun.Config{
 		Repository: repository,
 		Platform:   platform,

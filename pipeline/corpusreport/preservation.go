@@ -13,7 +13,6 @@ import (
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
-	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -61,7 +60,7 @@ func CheckPreservation(buildOut string) (Preservation, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20) // a task line holds its gold patch
 	for n := 1; sc.Scan(); n++ {
-		var t taskpkg.Task
+		var t schemas.Task
 		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
 			return p, fmt.Errorf("tasks.jsonl:%d: %v", n, err)
 		}

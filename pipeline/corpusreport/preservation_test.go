@@ -26,7 +26,7 @@ func writeBuild(t *testing.T, original, masked string, executed []int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := taskpkg.Task{InstanceID: "sep__linux-to-windows", Repository: "sep", Patch: gold, SourceOS: "linux", TargetOS: "windows"}
+	task := schemas.Task{InstanceID: "sep__linux-to-windows", Repository: "sep", Patch: gold, SourceOS: "linux", TargetOS: "windows"}
 	line, err := json.Marshal(task)
 	if err != nil {
 		t.Fatal(err)

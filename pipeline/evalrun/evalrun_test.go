@@ -5,13 +5,13 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/pipeline/predictions"
-	"github.com/osbench/osbench/plugins/taskpkg"
+	"github.com/osbench/osbench/schemas"
 )
 
 func TestReference(t *testing.T) {
 	tasks := []predictions.Task{
-		{Task: taskpkg.Task{InstanceID: "a__linux-to-windows", Patch: "diff --git a/x b/x\n"}, Where: "tasks.jsonl:1"},
-		{Task: taskpkg.Task{InstanceID: "b__windows-to-linux", Patch: "diff --git a/y b/y\n"}, Where: "tasks.jsonl:2"},
+		{Task: schemas.Task{InstanceID: "a__linux-to-windows", Patch: "diff --git a/x b/x\n"}, Where: "tasks.jsonl:1"},
+		{Task: schemas.Task{InstanceID: "b__windows-to-linux", Patch: "diff --git a/y b/y\n"}, Where: "tasks.jsonl:2"},
 	}
 	gold := reference(Gold, tasks)
 	empty := reference(Empty, tasks)

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 
 	"github.com/osbench/osbench/engine/cache"
-	"github.com/osbench/osbench/plugins/taskpkg"
+	"github.com/osbench/osbench/schemas"
 )
 
 // Task is a task to evaluate: its tasks.jsonl record, the digest of that
 // line (the task's identity in verdict keys), and its masked repository.
 type Task struct {
-	taskpkg.Task
+	schemas.Task
 	Digest  string // "sha256:<hex>" of the line as written
 	RepoDir string // <dir of tasks.jsonl>/tasks/<instance_id>/repo
 	Where   string // file:line
@@ -51,7 +51,7 @@ func ReadTasks(path string) ([]Task, []Problem, error) {
 // readTask decodes one line strictly and checks it names a new instance
 // with an environment for both platforms and a repository under base.
 func readTask(base string, line []byte, seen map[string]string) (Task, error) {
-	var t taskpkg.Task
+	var t schemas.Task
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&t); err != nil {
@@ -75,7 +75,7 @@ func readTask(base string, line []byte, seen map[string]string) (Task, error) {
 
 // missingEnvironment names a platform of the task's direction that its
 // environment does not describe, or "".
-func missingEnvironment(t taskpkg.Task) string {
+func missingEnvironment(t schemas.Task) string {
 	for _, platform := range []string{t.SourceOS, t.TargetOS} {
 		if _, ok := t.Environment[platform]; !ok {
 			return platform

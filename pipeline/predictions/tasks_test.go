@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osbench/osbench/plugins/taskpkg"
+	"github.com/osbench/osbench/schemas"
 )
 
 func TestReadTasks(t *testing.T) {
@@ -19,9 +19,9 @@ func TestReadTasks(t *testing.T) {
 		}
 	}
 	line := func(id string, platforms ...string) string {
-		task := taskpkg.Task{InstanceID: id, SourceOS: "linux", TargetOS: "windows", Environment: map[string]taskpkg.Environment{}}
+		task := schemas.Task{InstanceID: id, SourceOS: "linux", TargetOS: "windows", Environment: map[string]schemas.TestEnvironment{}}
 		for _, p := range platforms {
-			task.Environment[p] = taskpkg.Environment{TestCommand: []string{"go", "test"}, Executor: "local"}
+			task.Environment[p] = schemas.TestEnvironment{TestCommand: []string{"go", "test"}, Executor: "local"}
 		}
 		b, err := json.Marshal(task)
 		if err != nil {

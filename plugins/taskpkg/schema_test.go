@@ -15,7 +15,7 @@ import (
 // pathsepTask builds the linux→windows task of the pathsep fixture with
 // this package's functions: its Windows branches masked, labels from three
 // complete runs on each platform and one masked run.
-func pathsepTask(t *testing.T) Task {
+func pathsepTask(t *testing.T) schemas.Task {
 	t.Helper()
 	original := fixtureDir("pathsep")
 	masked := filepath.Join(t.TempDir(), "masked")
@@ -69,7 +69,7 @@ func pathsepTask(t *testing.T) Task {
 		},
 	}
 	goCommand := []string{"go", "test", "-count=1", "-json", "-vet=off", "./..."}
-	return Task{
+	return schemas.Task{
 		InstanceID: InstanceID("pathsep", "linux", "windows"),
 		Repo:       "example.com/pathsep",
 		Repository: "pathsep",
@@ -88,11 +88,11 @@ func pathsepTask(t *testing.T) Task {
 		Difficulty:       Difficulty(regions, patch),
 		Categories:       Categories(regions),
 		Regions:          regions,
-		Environment: map[string]Environment{
+		Environment: map[string]schemas.TestEnvironment{
 			"linux":   {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.26.8", Executor: "local", Timeout: "10m"},
 			"windows": {TestCommand: goCommand, Parser: "go-test-json", Toolchain: "go1.25.5", Executor: "wine", Timeout: "20m", Env: map[string]string{"GOOS": "windows"}},
 		},
-		CreatedBy: CreatedBy{OsbenchVersion: "0.1.0", ManifestDigest: "sha256:" + string(bytes.Repeat([]byte("ab"), 32))},
+		CreatedBy: schemas.CreatedBy{OsbenchVersion: "0.1.0", ManifestDigest: "sha256:" + string(bytes.Repeat([]byte("ab"), 32))},
 	}
 }
 
@@ -125,82 +125,98 @@ func TestTaskMatchesSchema(t *testing.T) {
 
 	tests := []struct {
 		name      string
-		breakTask func(*Task) any // returns what to validate
+		breakTask func(*schemas.Task) any // returns what to validate
 	}{
-		{"no FAIL_TO_PASS", func(t *Task) any { t.FailToPass = nil; return t }},
-		{"no PASS_ON_SOURCE", func(t *Task) any { t.PassOnSource = []string{}; return t }},
-		{"duplicate test id", func(t *Task) any { t.PassToPass = append(t.PassToPass, t.PassToPass[0]); return t }},
-		{"windows test id", func(t *Task) any { t.FailToPass = []string{`pathsep.exe/TestDrive`}; return t }},
-		{"unknown difficulty", func(t *Task) any { t.Difficulty = "trivial"; return t }},
-		{"false positive category", func(t *Task) any { t.Categories = []string{schemas.LabelFalsePositive}; return t }},
-		{"false positive region", func(t *Task) any { t.Regions[0].Label = schemas.LabelFalsePositive; return t }},
-		{"feature group not snake_case", func(t *Task) any { t.Regions[0].FeatureGroup = "PathSeparators"; return t }},
-		{"confidence above 1", func(t *Task) any { t.Regions[0].Confidence = 1.5; return t }},
-		{"absolute region path", func(t *Task) any { t.Regions[0].File = "/work/pathsep.go"; return t }},
-		{"instance id without direction", func(t *Task) any { t.InstanceID = "pathsep"; return t }},
-		{"instance id with a bad group", func(t *Task) any { t.InstanceID += "__group2"; return t }},
-		{"group of one", func(t *Task) any { t.Group = &schemas.TaskGroup{Index: 1, Of: 1, Regions: 1, Lines: 1}; return t }},
-		{"group index 0", func(t *Task) any { t.Group = &schemas.TaskGroup{Index: 0, Of: 2, Regions: 1, Lines: 1}; return t }},
-		{"group feature not snake_case", func(t *Task) any {
+		{"no FAIL_TO_PASS", func(t *schemas.Task) any { t.FailToPass = nil; return t }},
+		{"no PASS_ON_SOURCE", func(t *schemas.Task) any { t.PassOnSource = []string{}; return t }},
+		{"duplicate test id", func(t *schemas.Task) any { t.PassToPass = append(t.PassToPass, t.PassToPass[0]); return t }},
+		{"windows test id", func(t *schemas.Task) any { t.FailToPass = []string{`pathsep.exe/TestDrive`}; return t }},
+		{"unknown difficulty", func(t *schemas.Task) any { t.Difficulty = "trivial"; return t }},
+		{"false positive category", func(t *schemas.Task) any { t.Categories = []string{schemas.LabelFalsePositive}; return t }},
+		{"false positive region", func(t *schemas.Task) any { t.Regions[0].Label = schemas.LabelFalsePositive; return t }},
+		{"feature group not snake_case", func(t *schemas.Task) any { t.Regions[0].FeatureGroup = "PathSeparators"; return t }},
+		{"confidence above 1", func(t *schemas.Task) any { t.Regions[0].Confidence = 1.5; return t }},
+		{"absolute region path", func(t *schemas.Task) any { t.Regions[0].File = "/work/pathsep.go"; return t }},
+		{"instance id without direction", func(t *schemas.Task) any { t.InstanceID = "pathsep"; return t }},
+		{"instance id with a bad group", func(t *schemas.Task) any { t.InstanceID += "__group2"; return t }},
+		{"group of one", func(t *schemas.Task) any {
+			t.Group = &schemas.TaskGroup{Index: 1, Of: 1, Regions: 1, Lines: 1}
+			return t
+		}},
+		{"group index 0", func(t *schemas.Task) any {
+			t.Group = &schemas.TaskGroup{Index: 0, Of: 2, Regions: 1, Lines: 1}
+			return t
+		}},
+		{"group feature not snake_case", func(t *schemas.Task) any {
 			t.Group = &schemas.TaskGroup{Index: 1, Of: 2, FeatureGroups: []string{"Drive Letters"}, Regions: 1, Lines: 1}
 			return t
 		}},
-		{"short base commit", func(t *Task) any { t.BaseCommit = t.BaseCommit[:12]; return t }},
-		{"patch not in git format", func(t *Task) any { t.Patch = "--- a/x\n+++ b/x\n"; return t }},
-		{"unknown platform", func(t *Task) any { t.TargetOS = "win"; return t }},
-		{"one platform's environment", func(t *Task) any { delete(t.Environment, "linux"); return t }},
-		{"empty test command", func(t *Task) any {
+		{"short base commit", func(t *schemas.Task) any { t.BaseCommit = t.BaseCommit[:12]; return t }},
+		{"patch not in git format", func(t *schemas.Task) any { t.Patch = "--- a/x\n+++ b/x\n"; return t }},
+		{"unknown platform", func(t *schemas.Task) any { t.TargetOS = "win"; return t }},
+		{"one platform's environment", func(t *schemas.Task) any { delete(t.Environment, "linux"); return t }},
+		{"empty test command", func(t *schemas.Task) any {
 			e := t.Environment["linux"]
 			e.TestCommand = []string{}
 			t.Environment["linux"] = e
 			return t
 		}},
-		{"no executor", func(t *Task) any { e := t.Environment["linux"]; e.Executor = ""; t.Environment["linux"] = e; return t }},
-		{"timeout not a duration", func(t *Task) any {
+		{"no executor", func(t *schemas.Task) any {
+			e := t.Environment["linux"]
+			e.Executor = ""
+			t.Environment["linux"] = e
+			return t
+		}},
+		{"timeout not a duration", func(t *schemas.Task) any {
 			e := t.Environment["windows"]
 			e.Timeout = "20 minutes"
 			t.Environment["windows"] = e
 			return t
 		}},
-		{"unknown shell", func(t *Task) any { e := t.Environment["linux"]; e.Shell = "zsh"; t.Environment["linux"] = e; return t }},
-		{"bad manifest digest", func(t *Task) any { t.CreatedBy.ManifestDigest = "abc"; return t }},
-		{"no upstream", func(t *Task) any { t.Upstream = schemas.Provenance{}; return t }},
-		{"upstream module without sum", func(t *Task) any { t.Upstream.Sum = ""; return t }},
-		{"upstream git without commit", func(t *Task) any {
+		{"unknown shell", func(t *schemas.Task) any {
+			e := t.Environment["linux"]
+			e.Shell = "zsh"
+			t.Environment["linux"] = e
+			return t
+		}},
+		{"bad manifest digest", func(t *schemas.Task) any { t.CreatedBy.ManifestDigest = "abc"; return t }},
+		{"no upstream", func(t *schemas.Task) any { t.Upstream = schemas.Provenance{}; return t }},
+		{"upstream module without sum", func(t *schemas.Task) any { t.Upstream.Sum = ""; return t }},
+		{"upstream git without commit", func(t *schemas.Task) any {
 			t.Upstream = schemas.Provenance{Kind: "git", Repo: "o/n", URL: "https://example.com/o/n", Tree: t.Upstream.Tree}
 			return t
 		}},
-		{"upstream crate digest not hex", func(t *Task) any {
+		{"upstream crate digest not hex", func(t *schemas.Task) any {
 			t.Upstream = schemas.Provenance{Kind: "crate", Repo: "c", Version: "1.0.0", SHA256: "xyz", Tree: t.Upstream.Tree}
 			return t
 		}},
-		{"unknown upstream kind", func(t *Task) any { t.Upstream.Kind = "svn"; return t }},
-		{"unknown mask class", func(t *Task) any { t.MaskedRun.Class = "loud"; return t }},
-		{"pass counted as a FAIL_TO_PASS status", func(t *Task) any {
+		{"unknown upstream kind", func(t *schemas.Task) any { t.Upstream.Kind = "svn"; return t }},
+		{"unknown mask class", func(t *schemas.Task) any { t.MaskedRun.Class = "loud"; return t }},
+		{"pass counted as a FAIL_TO_PASS status", func(t *schemas.Task) any {
 			t.MaskedRun.FailToPassByStatus = map[schemas.Status]int{schemas.StatusPass: 1}
 			return t
 		}},
-		{"repository with a slash", func(t *Task) any { t.Repository = "a/b"; return t }},
-		{"evidence of an unknown platform", func(t *Task) any {
+		{"repository with a slash", func(t *schemas.Task) any { t.Repository = "a/b"; return t }},
+		{"evidence of an unknown platform", func(t *schemas.Task) any {
 			t.Evidence = map[string]schemas.PlatformEvidence{"win": {Ran: []string{}}}
 			return t
 		}},
-		{"test definitions digest not sha256", func(t *Task) any {
+		{"test definitions digest not sha256", func(t *schemas.Task) any {
 			t.Evidence = map[string]schemas.PlatformEvidence{"linux": {Definitions: "md5:00", Ran: []string{}}}
 			return t
 		}},
-		{"evidenced test listed twice", func(t *Task) any {
+		{"evidenced test listed twice", func(t *schemas.Task) any {
 			t.Evidence = map[string]schemas.PlatformEvidence{"linux": {Ran: []string{"p/TestA", "p/TestA"}}}
 			return t
 		}},
-		{"extra key", func(t *Task) any {
+		{"extra key", func(t *schemas.Task) any {
 			var m map[string]any
 			b, _ := json.Marshal(t)
 			_ = json.Unmarshal(b, &m)
 			m["flaky"] = []string{}
 			return m
 		}},
-		{"missing key", func(t *Task) any {
+		{"missing key", func(t *schemas.Task) any {
 			var m map[string]any
 			b, _ := json.Marshal(t)
 			_ = json.Unmarshal(b, &m)
@@ -212,7 +228,7 @@ func TestTaskMatchesSchema(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			bad := good
 			bad.Regions = append([]schemas.VerifiedRegion(nil), good.Regions...)
-			bad.Environment = map[string]Environment{}
+			bad.Environment = map[string]schemas.TestEnvironment{}
 			for k, v := range good.Environment {
 				bad.Environment[k] = v
 			}

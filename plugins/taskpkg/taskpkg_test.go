@@ -169,7 +169,7 @@ func TestInstruction(t *testing.T) {
 }
 
 func TestTaskJSONHasNoNullLists(t *testing.T) {
-	task := Task{Regions: []schemas.VerifiedRegion{{}}, Environment: map[string]Environment{"linux": {}}}
+	task := schemas.Task{Regions: []schemas.VerifiedRegion{{}}, Environment: map[string]schemas.TestEnvironment{"linux": {}}}
 	b, err := json.Marshal(task)
 	if err != nil {
 		t.Fatal(err)

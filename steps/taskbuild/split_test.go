@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/osbench/osbench/plugins/label"
-	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
 	"github.com/osbench/osbench/steps/maskrepo"
@@ -49,7 +48,7 @@ func TestReportEntriesOfSplitDirections(t *testing.T) {
 	g := &schemas.TaskGroup{Index: 1, Of: 3, FeatureGroups: []string{"posix_api"}, Files: []string{"src/unix/f0.c"}, Regions: 12, Lines: 600}
 	part := NewReportEntry(Outcome{InstanceID: "uv__windows-to-linux__group1of3", Source: "windows", Target: "linux", Accepted: true,
 		Mask: maskrepo.Record{Regions: big}, Group: g, Labels: label.Labels{FailToPass: []string{"t"}},
-		MaskedRun: schemas.MaskedRun{Class: schemas.MaskQuiet}, Task: &taskpkg.Task{Difficulty: "hard"}})
+		MaskedRun: schemas.MaskedRun{Class: schemas.MaskQuiet}, Task: &schemas.Task{Difficulty: "hard"}})
 	if part.SplitHint != "" || part.Group != g {
 		t.Errorf("group entry: hint %q, group %v", part.SplitHint, part.Group)
 	}

@@ -87,14 +87,14 @@ func DirectionDir(repository, source, target string, group *schemas.TaskGroup) s
 
 // Config is the task step's configuration.
 type Config struct {
-	Repository     string                         `json:"repository"`
-	Source         string                         `json:"source"`
-	Target         string                         `json:"target"`
-	Language       string                         `json:"language"`
-	Runs           int                            `json:"runs"`
-	Environment    map[string]taskpkg.Environment `json:"environment"`
-	ManifestDigest string                         `json:"manifest_digest"`
-	Version        string                         `json:"osbench_version"`
+	Repository     string                             `json:"repository"`
+	Source         string                             `json:"source"`
+	Target         string                             `json:"target"`
+	Language       string                             `json:"language"`
+	Runs           int                                `json:"runs"`
+	Environment    map[string]schemas.TestEnvironment `json:"environment"`
+	ManifestDigest string                             `json:"manifest_digest"`
+	Version        string                             `json:"osbench_version"`
 	// Group is the group of a split direction; nil for a direction that
 	// is one task, so its key is what it always was.
 	Group *GroupRef `json:"group,omitempty"`
@@ -114,7 +114,7 @@ type Outcome struct {
 	Mask       schemas.MaskRecord `json:"mask"`
 	// MaskedRun classifies the masked target run for the FAIL_TO_PASS set.
 	MaskedRun schemas.MaskedRun `json:"masked_run"`
-	Task      *taskpkg.Task     `json:"task,omitempty"`
+	Task      *schemas.Task     `json:"task,omitempty"`
 	// Group is the part of a split direction the task masks.
 	Group *schemas.TaskGroup `json:"group,omitempty"`
 }
@@ -264,7 +264,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			upstreamName = cfg.Repository // a local path has no upstream name
 		}
 		out.Accepted = true
-		out.Task = &taskpkg.Task{
+		out.Task = &schemas.Task{
 			InstanceID: out.InstanceID, Repo: upstreamName, Repository: cfg.Repository, Upstream: upstream, BaseCommit: commit,
 			ProblemStatement: taskpkg.Instruction(cfg.Repository, cfg.Source, cfg.Target, cfg.Language),
 			Patch:            gold,
@@ -272,7 +272,7 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 			SourceOS: cfg.Source, TargetOS: cfg.Target, Language: cfg.Language,
 			Difficulty: taskpkg.Difficulty(out.Mask.Regions, gold), Categories: taskpkg.Categories(out.Mask.Regions),
 			Regions: out.Mask.Regions, Environment: cfg.Environment,
-			CreatedBy: taskpkg.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
+			CreatedBy: schemas.CreatedBy{OsbenchVersion: cfg.Version, ManifestDigest: cfg.ManifestDigest},
 			MaskedRun: out.MaskedRun,
 			Evidence: map[string]schemas.PlatformEvidence{
 				cfg.Target: platformEvidence(in.TargetComplete, out.Labels.FailToPass, out.Labels.PassToPass),

@@ -10,7 +10,6 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/engine/enginetest"
 	"github.com/osbench/osbench/plugins/label"
-	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/schemas/schematest"
 	"github.com/osbench/osbench/steps/maskrepo"
@@ -22,7 +21,7 @@ func TestTasksSurviveAFailedDirection(t *testing.T) {
 	good := Outcome{InstanceID: "a__linux-to-windows", Repository: "a", Source: "linux", Target: "windows", Accepted: true,
 		Labels:    label.Labels{FailToPass: []string{"m/TestSep"}, PassOnSource: []string{"m/TestSep", "m/TestJoin"}},
 		MaskedRun: schemas.MaskedRun{Class: schemas.MaskQuiet, FailToPassByStatus: map[schemas.Status]int{schemas.StatusFail: 1}},
-		Task:      &taskpkg.Task{InstanceID: "a__linux-to-windows", Repo: "a", Repository: "a", Difficulty: "easy"}}
+		Task:      &schemas.Task{InstanceID: "a__linux-to-windows", Repo: "a", Repository: "a", Difficulty: "easy"}}
 	broken := &engine.Step{ID: "b/windows-to-linux/task", Kind: enginetest.FixtureKind,
 		Config: []engine.Field{{Name: "result", Value: "outcome.json"}}} // records nothing: fails
 	instances := []Instance{
