@@ -17,8 +17,8 @@ type PlatformRun struct {
 	// Log is the step's raw log, where the reasons are read.
 	Log []byte
 	// SkipStyle is the platform's test.skip_style: it says what name a
-	// skip entry takes ("go": the top-level test, since go test's -skip
-	// cannot name a subtest through the anchored list osbench builds).
+	// skip entry takes ("go": the top-level test, or a subtest's path from
+	// it; other styles: the test's own name).
 	SkipStyle string
 	// Took is how long the run took (a result served from the cache: the
 	// run that made it), so init served from the cache writes the same
@@ -55,11 +55,15 @@ func ProposeSkips(runs []PlatformRun) map[string][]Skip {
 			}
 		}
 		sort.Strings(ids)
+		names := narrowToSubtests(ids, r.Tests, r.SkipStyle)
 		seen := map[string]int{} // skip name → index in list
 		var list []Skip
 		var ranks []int
 		for _, id := range ids {
-			name := skipName(id, r.SkipStyle)
+			name, ok := names[id]
+			if !ok {
+				continue // its failing subtests are proposed instead
+			}
 			if name == "" {
 				continue // a whole package crashed before its tests: no skip flag names it
 			}
@@ -135,6 +139,75 @@ func packageOf(id string) string {
 		}
 	}
 	return id[:max(strings.LastIndexByte(id, '/'), 0)]
+}
+
+// narrowToSubtests names the skip entry of each proposed test ID. An entry
+// is a top-level test (skipName), except where the runner can leave out a
+// subtest alone and the top-level test keeps a subtest that passes on
+// this platform: then its failing subtests are proposed one by one (the
+// deepest that fail; their failing parents are left out of the map), so
+// the cases that pass stay in the runs — and in the label sets — instead
+// of going with their whole test. Only plain failures are narrowed: a
+// crash or a timeout ends the whole test binary, whatever its subtests.
+func narrowToSubtests(ids []string, tests []schemas.TestResult, style string) map[string]string {
+	status := make(map[string]schemas.Status, len(tests))
+	for _, t := range tests {
+		status[t.ID] = t.Status
+	}
+	proposedIDs := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		proposedIDs[id] = true
+	}
+	// topOf is the ID of the top-level test an ID belongs to.
+	topOf := func(id string) string {
+		sub := lang.SkipSubtestEntryFor(style, id)
+		if sub == "" {
+			return id
+		}
+		return strings.TrimSuffix(id, "/"+sub) + "/" + skipName(id, style)
+	}
+	keepsPassing := map[string]bool{} // top-level ID → a subtest of it passes
+	for _, t := range tests {
+		if top := topOf(t.ID); top != t.ID && t.Status == schemas.StatusPass {
+			keepsPassing[top] = true
+		}
+	}
+	failingBelow := func(id string) bool {
+		for other := range proposedIDs {
+			if strings.HasPrefix(other, id+"/") && status[other] == schemas.StatusFail {
+				return true
+			}
+		}
+		return false
+	}
+	names := make(map[string]string, len(ids))
+	for _, id := range ids {
+		top := topOf(id)
+		narrow := keepsPassing[top] && status[id] == schemas.StatusFail && !anyCrashed(top, status)
+		switch {
+		case !narrow:
+			names[id] = skipName(id, style)
+		case failingBelow(id):
+			// a parent that fails because a subtest does: the subtest's entry
+			// is enough
+		case id == top:
+			names[id] = skipName(id, style) // fails in its own body
+		default:
+			names[id] = lang.SkipSubtestEntryFor(style, id)
+		}
+	}
+	return names
+}
+
+// anyCrashed reports whether the top-level test or one of its subtests
+// crashed or timed out, which takes the whole test with it.
+func anyCrashed(top string, status map[string]schemas.Status) bool {
+	for id, st := range status {
+		if (id == top || strings.HasPrefix(id, top+"/")) && (st == schemas.StatusError || st == schemas.StatusTimeout) {
+			return true
+		}
+	}
+	return false
 }
 
 // skipName is the entry a skip list takes for a test ID: the top-level

@@ -55,6 +55,39 @@ func TestProposeSkips(t *testing.T) {
 		style: "go",
 		want:  map[string][]Skip{"windows": {{Test: "TestDir", Reason: "dir_test.go:40: no APPDATA"}}},
 	}, {
+		name:    "failing subtests beside passing ones are proposed one by one, so the passing cases keep running",
+		linux:   results(pkg+"/TestLook", "fail", pkg+"/TestLook/no_ext", "fail", pkg+"/TestLook/rel", "fail", pkg+"/TestLook/not_found", "pass", pkg+"/TestOK", "pass"),
+		windows: results(pkg+"/TestLook", "pass", pkg+"/TestLook/no_ext", "pass", pkg+"/TestLook/rel", "pass", pkg+"/TestLook/not_found", "pass", pkg+"/TestOK", "pass"),
+		style:   "go",
+		want: map[string][]Skip{"linux": {
+			{Test: "TestLook/no_ext", Reason: "fails on linux, passes on windows"},
+			{Test: "TestLook/rel", Reason: "fails on linux, passes on windows"}}},
+	}, {
+		name:    "nested subtests: the deepest failing one, its failing parents left out",
+		linux:   results(pkg+"/TestX", "pass", pkg+"/TestX/g", "pass", pkg+"/TestX/g/1", "pass", pkg+"/TestX/g/2", "pass", pkg+"/TestX/h", "pass"),
+		windows: results(pkg+"/TestX", "fail", pkg+"/TestX/g", "fail", pkg+"/TestX/g/1", "fail", pkg+"/TestX/g/2", "pass", pkg+"/TestX/h", "pass"),
+		winLog:  events(pkg, [2]string{"TestX/g/1", "    x_test.go:9: no drive letter\n"}),
+		style:   "go",
+		want:    map[string][]Skip{"windows": {{Test: "TestX/g/1", Reason: "x_test.go:9: no drive letter"}}},
+	}, {
+		name:    "no subtest passes: the whole test",
+		linux:   results(pkg+"/TestY", "pass", pkg+"/TestY/a", "pass", pkg+"/TestY/b", "pass"),
+		windows: results(pkg+"/TestY", "fail", pkg+"/TestY/a", "fail", pkg+"/TestY/b", "fail"),
+		style:   "go",
+		want:    map[string][]Skip{"windows": {{Test: "TestY", Reason: "fails on windows, passes on linux"}}},
+	}, {
+		name:    "a subtest that timed out takes its whole test, passing siblings or not",
+		linux:   results(pkg+"/TestZ", "pass", pkg+"/TestZ/a", "pass", pkg+"/TestZ/b", "pass"),
+		windows: results(pkg+"/TestZ", "fail", pkg+"/TestZ/a", "pass", pkg+"/TestZ/b", "timeout"),
+		style:   "go",
+		want:    map[string][]Skip{"windows": {{Test: "TestZ", Reason: "timed out on windows"}}},
+	}, {
+		name:    "libtest names no subtests: its entries stay whole",
+		linux:   results("lib/m::a", "fail", "lib/m::b", "pass"),
+		windows: results("lib/m::a", "pass", "lib/m::b", "pass"),
+		style:   "libtest",
+		want:    map[string][]Skip{"linux": {{Test: "m::a", Reason: "fails on linux, passes on windows"}}},
+	}, {
 		name:    "a panic is proposed even when the test fails on the other side; tests that died with it are not",
 		linux:   results(pkg+"/TestBoom", "fail", pkg+"/TestWaiting", "pass", pkg+"/TestAfter", "pass"),
 		windows: results(pkg+"/TestBoom", "error", pkg+"/TestWaiting", "error", pkg+"/TestAfter", "missing"),

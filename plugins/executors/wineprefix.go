@@ -102,16 +102,39 @@ func (p *prefixPool) lease(ctx context.Context) (*prefixLease, error) {
 	}
 }
 
+// prefixBuildAttempts is how many times a prefix is built from nothing
+// before its lease fails. Wine's setup commands fail now and then with no
+// output at all (`wine reg import` exiting 1 while other prefixes were
+// being built on a loaded machine), and one failure would otherwise fail
+// every step of the platform in the run.
+const prefixBuildAttempts = 2
+
 // ensureComplete builds the leased prefix unless its ready file says it is
 // complete. A prefix without one was never finished (osbench was killed,
 // wineboot failed or timed out) or was built from something else; it is
 // removed and built from nothing, because Wine cannot be trusted to repair
-// a half-written prefix.
+// a half-written prefix — also between attempts.
 func (p *prefixPool) ensureComplete(ctx context.Context, prefix string) error {
-	ready := prefix + ".ready"
 	if p.isComplete(prefix) {
 		return nil
 	}
+	var failures []string
+	for attempt := 1; attempt <= prefixBuildAttempts; attempt++ {
+		err := p.build(ctx, prefix)
+		if err == nil {
+			return nil
+		}
+		failures = append(failures, err.Error())
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return fmt.Errorf("creating Wine prefix %s (%d attempts): %s", prefix, len(failures), strings.Join(failures, "; then: "))
+}
+
+// build makes prefix from nothing and marks it complete.
+func (p *prefixPool) build(ctx context.Context, prefix string) error {
+	ready := prefix + ".ready"
 	// The ready file goes first, so a crash below leaves the prefix
 	// marked incomplete.
 	if err := os.Remove(ready); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -124,7 +147,7 @@ func (p *prefixPool) ensureComplete(ctx context.Context, prefix string) error {
 		return fmt.Errorf("creating Wine prefix: %w", err)
 	}
 	if err := p.create(ctx, prefix); err != nil {
-		return fmt.Errorf("creating Wine prefix %s: %w", prefix, err)
+		return err
 	}
 	if err := writeFileAtomic(ready, []byte(p.readyMark)); err != nil {
 		return fmt.Errorf("marking Wine prefix complete: %w", err)

@@ -18,6 +18,8 @@ import (
 type fakeCreator struct {
 	calls atomic.Int32
 	fail  error
+	// failFirst fails only the first that many calls (with fail).
+	failFirst int32
 }
 
 func (f *fakeCreator) create(_ context.Context, prefix string) error {
@@ -27,6 +29,9 @@ func (f *fakeCreator) create(_ context.Context, prefix string) error {
 	}
 	if err := os.WriteFile(filepath.Join(prefix, "system.reg"), []byte("built"), 0o644); err != nil {
 		return err
+	}
+	if f.failFirst > 0 && f.calls.Load() > f.failFirst {
+		return nil
 	}
 	return f.fail
 }
@@ -119,6 +124,9 @@ func TestPrefixPoolFailedBuildIsRetried(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "wineboot: exit code 1") {
 		t.Fatalf("lease error = %v, want the creation failure", err)
 	}
+	if n := failing.calls.Load(); n != prefixBuildAttempts {
+		t.Errorf("a failing build was tried %d times in one lease, want %d", n, prefixBuildAttempts)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "slot-0.ready")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a failed build left a ready file (stat: %v)", err)
 	}
@@ -128,6 +136,21 @@ func TestPrefixPoolFailedBuildIsRetried(t *testing.T) {
 	defer lease.release()
 	if working.calls.Load() != 1 {
 		t.Errorf("the prefix of a failed build was reused instead of rebuilt")
+	}
+}
+
+// A setup command that fails once (Wine does, with no output, under load)
+// costs a second build, not the lease.
+func TestPrefixPoolBuildFailingOnceIsBuiltAgain(t *testing.T) {
+	dir := t.TempDir()
+	flaky := &fakeCreator{fail: errors.New("wine reg: exit code 1"), failFirst: 1}
+	lease := mustLease(t, newTestPool(dir, 1, flaky))
+	defer lease.release()
+	if n := flaky.calls.Load(); n != 2 {
+		t.Errorf("built %d times, want 2 (the failed build, then one from nothing)", n)
+	}
+	if mark, err := os.ReadFile(filepath.Join(dir, "slot-0.ready")); err != nil || string(mark) != "wine-test\n" {
+		t.Errorf("ready file = %q, %v; want the prefix marked complete", mark, err)
 	}
 }
 

@@ -19,6 +19,11 @@ type SkipStyle struct {
 	// none can), for `osbench init`'s skip lists. nil: the ID's last element
 	// (what osbench's runners match).
 	EntryFor func(id string) string
+	// SubtestEntryFor is the entry that leaves out one subtest alone
+	// (TestX/case for the ID package/TestX/case), for runners that can;
+	// "" when the ID names no subtest or the runner cannot spell it. nil:
+	// the runner leaves out whole tests only.
+	SubtestEntryFor func(id string) string
 }
 
 // SkipStyle returns the style named name among the languages of r.
@@ -77,6 +82,15 @@ func SkipEntryFor(style, id string) string {
 		return s.EntryFor(id)
 	}
 	return id[strings.LastIndexByte(id, '/')+1:]
+}
+
+// SkipSubtestEntryFor is the entry that leaves out the subtest with a
+// result ID alone, in a style of Default; "" when the style cannot.
+func SkipSubtestEntryFor(style, id string) string {
+	if s, ok := Default.SkipStyle(style); ok && s.SubtestEntryFor != nil {
+		return s.SubtestEntryFor(id)
+	}
+	return ""
 }
 
 // SkipStyleNames lists Default's skip styles, sorted.

@@ -41,7 +41,7 @@ var Language = lang.Language{
 	Syntax:     lang.Syntax{BacktickStrings: true},
 	SkipStyles: []lang.SkipStyle{{Name: "go", Args: func(entries []string) []string {
 		return []string{"-skip", skipPattern(entries)}
-	}, EntryFor: skipEntry}},
+	}, EntryFor: skipEntry, SubtestEntryFor: subtestSkipEntry}},
 	// Go's toolchain is pinned by version (GOTOOLCHAIN) and fingerprinted
 	// by `go version` of that toolchain, so there is nothing to probe.
 	Probes: map[string][]lang.Probe{"linux": {}, "windows": {}},
@@ -92,6 +92,27 @@ func skipEntry(id string) string {
 	for i, p := range parts {
 		if i > 0 && isTestName(p) {
 			return p
+		}
+	}
+	return ""
+}
+
+// subtestSkipEntry is the path of a subtest from its top-level test
+// (package/TestX/case/inner → TestX/case/inner), which skipPattern spells
+// one level at a time; "" for a top-level test or a package result, and
+// for a name with '|', which go test would read as another alternative.
+func subtestSkipEntry(id string) string {
+	parts := strings.Split(id, "/")
+	for i, p := range parts {
+		if i > 0 && isTestName(p) {
+			if i == len(parts)-1 {
+				return ""
+			}
+			entry := strings.Join(parts[i:], "/")
+			if strings.Contains(entry, "|") {
+				return ""
+			}
+			return entry
 		}
 	}
 	return ""
