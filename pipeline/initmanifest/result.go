@@ -23,7 +23,7 @@ type Result struct {
 	// changes the runs once more.
 	StillOneSided map[string][]Skip
 	Directions    []Direction // of the last look
-	Worth         bool        // some direction has one-sided lines
+	Worth         bool        // some direction can make a task (Direction.proposable)
 	Manifest      *Manifest   // nil when not worth one and not forced
 	Text          []byte
 	Steps         StepCounts
@@ -44,7 +44,15 @@ type Direction struct {
 	Regions   int
 	Files     int
 	Missing   bool // the diffcov step has no result (a run failed)
+	// SourcePasses counts the tests that pass on the source platform: with
+	// none, PASS_ON_SOURCE is empty and the direction can make no task, so
+	// it is not proposed whatever its lines.
+	SourcePasses int
+	Source       string // the source platform
 }
+
+// proposable reports whether the direction is worth migrating.
+func (d Direction) proposable() bool { return !d.Missing && d.Lines > 0 && d.SourcePasses > 0 }
 
 // StepCounts add up every build init made.
 type StepCounts struct{ Ran, Hit, Failed, Other int }
@@ -91,6 +99,8 @@ func (r *Result) WriteSummary(w io.Writer) {
 			fmt.Fprintf(tw, "  %s\tunknown (a run failed)\t→ not proposed\n", d.Direction)
 		case d.Lines == 0:
 			fmt.Fprintf(tw, "  %s\t0 lines\t→ not proposed\n", d.Direction)
+		case d.SourcePasses == 0:
+			fmt.Fprintf(tw, "  %s\t%s in %s (%s)\t→ not proposed: no test passes on %s, the source\n", d.Direction, count(d.Lines, "line"), count(d.Regions, "region"), count(d.Files, "file"), d.Source)
 		default:
 			fmt.Fprintf(tw, "  %s\t%s in %s (%s)\t→ migrate\n", d.Direction, count(d.Lines, "line"), count(d.Regions, "region"), count(d.Files, "file"))
 		}
@@ -101,9 +111,9 @@ func (r *Result) WriteSummary(w io.Writer) {
 	}
 	switch {
 	case !r.Worth && r.Manifest == nil:
-		fmt.Fprintln(w, "not worth a manifest: no line runs on one platform only; nothing written (--force writes it anyway)")
+		fmt.Fprintln(w, "not worth a manifest: no direction has lines run on its target only and a test passing on its source; nothing written (--force writes it anyway)")
 	case !r.Worth:
-		fmt.Fprintln(w, "not worth a manifest: no line runs on one platform only; written anyway (--force)")
+		fmt.Fprintln(w, "not worth a manifest: no direction has lines run on its target only and a test passing on its source; written anyway (--force)")
 	}
 	fmt.Fprintf(w, "steps: %d ran, %d cached, %d failed\n", r.Steps.Ran, r.Steps.Hit, r.Steps.Failed)
 }

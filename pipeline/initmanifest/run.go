@@ -138,7 +138,7 @@ func (r *runner) finish(m *Manifest, first, final *look) (*Result, error) {
 	m.FlakyRuns = 0
 	m.Migrate = nil
 	for _, d := range final.diffs {
-		if d.Lines > 0 {
+		if d.proposable() {
 			m.Migrate = append(m.Migrate, d.Direction)
 		}
 	}
@@ -154,7 +154,7 @@ func (r *runner) finish(m *Manifest, first, final *look) (*Result, error) {
 		// A manifest needs a direction; with none worth it, both are kept
 		// and the comment says so (the build then finds no candidate).
 		m.Migrate = first.directions()
-		m.Comment = append(m.Comment, "Not worth a manifest: no line runs on one platform only (kept by --force).")
+		m.Comment = append(m.Comment, "Not worth a manifest: no direction has lines run on its target only and a test passing on its source (kept by --force).")
 	}
 	res.Manifest = m
 	res.Text = m.Text()
@@ -328,8 +328,16 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		run.Log, _ = a.Side("test.log") // a log trimmed from the cache only costs the reasons
 		l.runs = append(l.runs, run)
 	}
+	passes := map[string]int{} // platform → tests passing there
+	for _, run := range l.runs {
+		for _, t := range run.Tests {
+			if t.Status.Passes() {
+				passes[run.Platform]++
+			}
+		}
+	}
 	for _, d := range repo.Migrate {
-		dir := Direction{Direction: d.Source + "->" + d.Target}
+		dir := Direction{Direction: d.Source + "->" + d.Target, Source: d.Source, SourcePasses: passes[d.Source]}
 		s := steps[stepID(repo.Name, d.Source+"-to-"+d.Target, diffcov.Kind)]
 		a, err := e.Artifacts(s)
 		if s == nil || err != nil {
