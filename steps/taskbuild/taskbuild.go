@@ -140,7 +140,7 @@ func (taskKind) Name() string { return Kind }
 // is empty").
 // A group of a split direction (Config.Group) enters the key through the
 // configuration; a direction that is not split computes what version 7 did.
-func (taskKind) Version() string { return "8" }
+func (taskKind) Version() string { return "9" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -314,6 +314,8 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 		return "the masked repository does not build for the target, even with whole function bodies masked"
 	case hasBuildFailure(targetMasked):
 		return "the masked repository does not build for the target (build-failed tests): a placeholder must compile"
+	case len(out.Mask.Regions) == 0 && len(out.Mask.Rejected) > 0:
+		return unmaskable(out.Mask)
 	case len(out.Mask.Regions) == 0:
 		return "no platform-specific region was verified"
 	case len(out.Labels.FailToPass) == 0:
@@ -359,6 +361,31 @@ func loudMask(out Outcome) string {
 		out.MaskedRun.FailToPassByStatus[schemas.StatusFail], len(out.Labels.FailToPass))
 	if len(out.MaskedRun.Crashed) > 0 {
 		why += ", e.g. " + strings.Join(out.MaskedRun.Crashed[:min(3, len(out.MaskedRun.Crashed))], ", ")
+	}
+	return why
+}
+
+// unmaskable says why a direction whose regions were verified has nothing
+// masked: the mask step left every one of them as it was, each for a
+// reason of its own (its placeholder would change what the source runs, or
+// nothing), and says when that was the whole-body mask tried after the
+// first one's target run crashed or hung.
+func unmaskable(rec schemas.MaskRecord) string {
+	why := fmt.Sprintf("no verified region could be masked (%d left unmasked", len(rec.Rejected))
+	if r := rec.Retry; r != nil && r.Remasked {
+		why += fmt.Sprintf(" by the whole-function-body mask tried after the first mask's target run %s",
+			map[string]string{schemas.MaskCrash: "crashed", schemas.MaskHang: "hung"}[r.First.Class])
+	}
+	why += "): "
+	shown := rec.Rejected[:min(2, len(rec.Rejected))]
+	for i, rj := range shown {
+		if i > 0 {
+			why += "; "
+		}
+		why += fmt.Sprintf("%s:%d-%d %s", rj.Region.File, rj.Region.Start, rj.Region.End, rj.Reason)
+	}
+	if n := len(rec.Rejected) - len(shown); n > 0 {
+		why += fmt.Sprintf("; and %d more", n)
 	}
 	return why
 }

@@ -53,10 +53,18 @@ func TestValidate(t *testing.T) {
 		gold           string
 		want           string
 	}{
-		"accepted":       {func(o Outcome) Outcome { return o }, passing, passing, gold, ""},
-		"mask breaks":    {func(o Outcome) Outcome { o.Mask.Builds = &broken; return o }, passing, passing, gold, "does not build for the target, even"},
-		"build-failed":   {func(o Outcome) Outcome { return o }, run(map[string]schemas.Status{"m/TestSep": schemas.StatusBuildFailed}), passing, gold, "build-failed tests"},
-		"no regions":     {func(o Outcome) Outcome { o.Mask.Regions = nil; return o }, passing, passing, gold, "no platform-specific region"},
+		"accepted":     {func(o Outcome) Outcome { return o }, passing, passing, gold, ""},
+		"mask breaks":  {func(o Outcome) Outcome { o.Mask.Builds = &broken; return o }, passing, passing, gold, "does not build for the target, even"},
+		"build-failed": {func(o Outcome) Outcome { return o }, run(map[string]schemas.Status{"m/TestSep": schemas.StatusBuildFailed}), passing, gold, "build-failed tests"},
+		"no regions":   {func(o Outcome) Outcome { o.Mask.Regions = nil; return o }, passing, passing, gold, "no platform-specific region"},
+		"every region left unmasked": {func(o Outcome) Outcome {
+			o.Mask.Regions = nil
+			o.Mask.Retry = &schemas.MaskRetry{First: schemas.MaskedRun{Class: schemas.MaskCrash}, Remasked: true}
+			o.Mask.Rejected = []schemas.MaskRejected{{
+				Region: schemas.VerifiedRegion{Region: schemas.Region{File: "basepath.go", Start: 69, End: 72}},
+				Reason: "its placeholder would change line 78, which the source platform executed"}}
+			return o
+		}, passing, passing, gold, "no verified region could be masked (1 left unmasked by the whole-function-body mask tried after the first mask's target run crashed): basepath.go:69-72 its placeholder would change line 78"},
 		"empty f2p":      {func(o Outcome) Outcome { o.Labels.FailToPass = nil; return o }, passing, passing, gold, "FAIL_TO_PASS is empty"},
 		"empty p2s":      {func(o Outcome) Outcome { o.Labels.PassOnSource = nil; return o }, passing, passing, gold, "PASS_ON_SOURCE is empty"},
 		"source changed": {func(o Outcome) Outcome { return o }, passing, run(map[string]schemas.Status{"m/TestSep": schemas.StatusFail}), gold, "masking changed the source platform"},
