@@ -65,7 +65,7 @@ func ProposeSkips(runs []PlatformRun) map[string][]Skip {
 				continue // its failing subtests are proposed instead
 			}
 			if name == "" {
-				continue // a whole package crashed before its tests: no skip flag names it
+				continue // no skip entry can name it: a package that crashed before its tests, a doctest
 			}
 			reason, rank := reasonFor(id, byPlatform[r.Platform], r.Platform, otherPlatform(r.Platform, runs), reasons)
 			if i, ok := seen[name]; ok {

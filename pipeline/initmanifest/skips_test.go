@@ -88,6 +88,12 @@ func TestProposeSkips(t *testing.T) {
 		style:   "libtest",
 		want:    map[string][]Skip{"linux": {{Test: "m::a", Reason: "fails on linux, passes on windows"}}},
 	}, {
+		name:    "a doctest is no skip entry: rustdoc splits test arguments at spaces",
+		linux:   results("normpath/src/lib.rs - PathExt::expand (line 60)", "pass", "normpath/tests::sep", "pass"),
+		windows: results("normpath/src/lib.rs - PathExt::expand (line 60)", "fail", "normpath/tests::sep", "fail"),
+		style:   "libtest",
+		want:    map[string][]Skip{"windows": {{Test: "tests::sep", Reason: "fails on windows, passes on linux"}}},
+	}, {
 		name:    "a panic is proposed even when the test fails on the other side; tests that died with it are not",
 		linux:   results(pkg+"/TestBoom", "fail", pkg+"/TestWaiting", "pass", pkg+"/TestAfter", "pass"),
 		windows: results(pkg+"/TestBoom", "error", pkg+"/TestWaiting", "error", pkg+"/TestAfter", "missing"),

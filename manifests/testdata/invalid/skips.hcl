@@ -53,3 +53,26 @@ repository "skip-globs" {
     }
   }
 }
+
+repository "skip-doctest" {
+  source {
+    path = "repo"
+  }
+  language = "rust"
+  migrate  = ["linux->windows"]
+
+  platform "linux" {
+    test {
+      command    = concat(["cargo", "test", "--", "--exact"], skip_args)
+      parser     = "libtest"
+      skip       = ["tests::ok", "src/lib.rs - Path::expand (line 9)"] # ERROR: a doctest cannot be skipped by name
+      skip_style = "libtest"
+    }
+  }
+  platform "windows" {
+    test {
+      command = ["cargo", "test"]
+      parser  = "libtest"
+    }
+  }
+}

@@ -2,7 +2,7 @@
 locals {
   crate     = "winpath"
   toolchain = env("OSBENCH_TEST_RUST", "1.80.0")
-  skipped   = ["tests::symlinks", "tests::long paths"]
+  skipped   = ["tests::symlinks", "tests::long_paths"]
 }
 
 repository "winpath" {
