@@ -15,6 +15,7 @@ import (
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/toolprobe"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/taskbuild"
@@ -38,7 +39,7 @@ func platformID(repo, platform, kind string) string { return repo + "/" + platfo
 
 // Compile builds the steps of every repository in set.
 func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.Step, error) {
-	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolchain.Prober{}, sources: set.Sources}
+	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolprobe.Prober{}, sources: set.Sources}
 	var steps []*engine.Step
 	var problems []string
 	for _, repo := range set.Repositories {
@@ -62,7 +63,7 @@ type compiler struct {
 	opts         Options
 	fingerprints map[string]string // executor/user → fingerprint, taken once per run
 	executors    map[string]executors.Executor
-	probers      map[string]*toolchain.Prober // by user
+	probers      map[string]*toolprobe.Prober // by user
 	sources      map[string][]byte            // manifest file → bytes, for manifest digests
 	tasks        []taskbuild.Instance         // the task steps, gathered by the tasks step
 }
@@ -337,7 +338,7 @@ func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, 
 }
 
 // tools fingerprints the installed tools a platform's language uses (see
-// toolchain.Prober); "" for Go, whose toolchain is pinned by version.
+// toolprobe.Prober); "" for Go, whose toolchain is pinned by version.
 //
 // The local and wine executors both run their commands on this host (wine
 // only adds a Wine environment, and Wine's version is in its own
@@ -355,12 +356,12 @@ func (c *compiler) tools(ctx context.Context, language string, p *manifests.Plat
 		if err != nil {
 			return "", err
 		}
-		pr = toolchain.NewProber(ex, p.User)
+		pr = toolprobe.NewProber(ex, p.User)
 		c.probers[p.User] = pr
 	}
 	// A failing probe keys as "unavailable: why"; Temporal workers
-	// compute the same (toolchain.KeyedTools) to serve such steps.
-	return pr.KeyedTools(ctx, language, p.Name), nil
+	// compute the same (toolprobe.KeyedTools) to serve such steps.
+	return pr.KeyedTools(ctx, language, p.Name, p.Executor), nil
 }
 
 // executor creates the named executor once, with its state where the

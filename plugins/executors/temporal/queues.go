@@ -10,7 +10,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
-	"github.com/osbench/osbench/steps/toolchain"
+	"github.com/osbench/osbench/plugins/toolprobe"
 )
 
 // A step's queue is named by its platform and the fingerprint of the
@@ -82,7 +82,7 @@ var runUsers = []string{"", "root"}
 // platform run with executor can have been keyed for, the way the
 // compiler computes it (pipeline/compile): the executor's fingerprint per run
 // user, and with it, for toolchain steps, the tools' fingerprint of each
-// language whose tools are probed (toolchain.KeyedTools, through the local
+// language whose tools are probed (toolprobe.KeyedTools, through the local
 // executor like the compiler's probes).
 func ServedQueues(ctx context.Context, platform, executor, stateDir string) ([]ServedQueue, error) {
 	ex, err := executors.New(executor, executors.Config{StateDir: stateDir})
@@ -107,9 +107,9 @@ func ServedQueues(ctx context.Context, platform, executor, stateDir string) ([]S
 			return nil, fmt.Errorf("executor %s: fingerprint: %w", executor, err)
 		}
 		add(map[string]string{"executor": fp})
-		pr := toolchain.NewProber(prober, user)
-		for _, lang := range toolchain.ProbedLanguages(platform) {
-			if tools := pr.KeyedTools(ctx, lang, platform); tools != "" {
+		pr := toolprobe.NewProber(prober, user)
+		for _, lang := range toolprobe.Languages(platform, executor) {
+			if tools := pr.KeyedTools(ctx, lang, platform, executor); tools != "" {
 				add(map[string]string{"executor": fp, "tools": tools})
 			}
 		}
