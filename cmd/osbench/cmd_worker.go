@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/executors/temporal"
 )
@@ -22,6 +23,9 @@ type temporalFlags struct {
 	attempts  int
 	inFlight  int
 	noWorker  time.Duration
+	// factsFrom says, per platform, where its keys' facts come from
+	// (--fingerprints-from: client or workers; facts.go).
+	factsFrom map[string]string
 }
 
 func newWorkerCommand(g *globals) *cobra.Command {
@@ -90,11 +94,7 @@ func (g *globals) startDispatch(cmd *cobra.Command) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := temporal.NewDispatcher(cmd.Context(), temporal.DispatcherOptions{
-		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c,
-		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight,
-		NoWorkerTimeout: g.temporal.noWorker, Log: g.log,
-	})
+	d, err := temporal.NewDispatcher(cmd.Context(), g.dispatcherOptions(c))
 	if err != nil {
 		return nil, err
 	}
@@ -110,4 +110,15 @@ func (g *globals) startDispatch(cmd *cobra.Command) (func(), error) {
 			g.log.Warn().Err(err).Msg("temporal: ending the build's workflows")
 		}
 	}, nil
+}
+
+// dispatcherOptions configure the client side from the flags; c is the
+// client engine's cache (nil for a dispatcher that only asks the workers'
+// facts).
+func (g *globals) dispatcherOptions(c *cache.Cache) temporal.DispatcherOptions {
+	return temporal.DispatcherOptions{
+		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c,
+		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight,
+		NoWorkerTimeout: g.temporal.noWorker, Log: g.log,
+	}
 }

@@ -90,9 +90,13 @@ func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer
 		return nil, err
 	}
 	g.split.apply(set, stderr)
+	// A command that dispatches nothing (plan) asks the workers' facts
+	// over a connection of its own, closed once the keys are computed.
+	defer g.closeFactsDispatcher()
 	steps, err := compile.Compile(ctx, set, compile.Options{
 		Platforms:     g.platforms,
 		ExecutorState: g.executorState,
+		Facts:         g.compileFacts(),
 	})
 	if err != nil {
 		return nil, err

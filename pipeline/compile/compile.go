@@ -31,6 +31,23 @@ type Options struct {
 	// Platforms, when not empty, keeps only these platforms' steps (an
 	// operator on a machine that cannot run the others).
 	Platforms []string
+	// Facts, when it returns ok, supplies the executor's and the tools'
+	// fingerprints of a platform run with an executor, in place of this
+	// machine's: those of the Temporal workers that will run its steps,
+	// for a platform this machine cannot fingerprint (a Linux client of
+	// real Windows workers). Nil: every fact is this machine's.
+	Facts func(ctx context.Context, platform, executor string) (f Facts, ok bool, err error)
+}
+
+// Facts are the fingerprints of a platform's steps computed on the
+// machines that run them.
+type Facts interface {
+	// ExecutorFingerprint is the executor's Fingerprint for a run user
+	// there (the steps' Env["executor"]).
+	ExecutorFingerprint(user string) (string, error)
+	// Tools is toolprobe's KeyedTools of a language there ("" for a
+	// language without probes): the toolchain step's Env["tools"].
+	Tools(user, language string) (string, error)
 }
 
 // Step IDs are "<repository>/checkout" and "<repository>/<platform>/<kind>".
@@ -124,7 +141,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	if err := toolchain.Validate(r.Language, p.Toolchain); err != nil {
 		return nil, fmt.Errorf("%s: %v", at("toolchain"), err)
 	}
-	fp, err := c.fingerprint(ctx, p.Executor, p.User)
+	fp, err := c.fingerprint(ctx, p.Name, p.Executor, p.User)
 	if err != nil {
 		return nil, fmt.Errorf("%s: executor %q: %v", at("executor"), p.Executor, err)
 	}
@@ -320,7 +337,22 @@ func (c *compiler) wanted(platform string) bool {
 	return false
 }
 
-func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, error) {
+// remoteFacts returns the facts of platform run with executor computed
+// elsewhere (Options.Facts), or ok false for this machine's own.
+func (c *compiler) remoteFacts(ctx context.Context, platform, executor string) (Facts, bool, error) {
+	if c.opts.Facts == nil {
+		return nil, false, nil
+	}
+	return c.opts.Facts(ctx, platform, executor)
+}
+
+func (c *compiler) fingerprint(ctx context.Context, platform, name, user string) (string, error) {
+	if f, ok, err := c.remoteFacts(ctx, platform, name); err != nil || ok {
+		if err != nil {
+			return "", err
+		}
+		return f.ExecutorFingerprint(user)
+	}
 	k := name + "\x00" + user
 	if fp, ok := c.fingerprints[k]; ok {
 		return fp, nil
@@ -349,6 +381,12 @@ func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, 
 func (c *compiler) tools(ctx context.Context, language string, p *manifests.Platform) (string, error) {
 	if p.Executor != executors.LocalName && p.Executor != executors.WineName {
 		return "", nil
+	}
+	if f, ok, err := c.remoteFacts(ctx, p.Name, p.Executor); err != nil || ok {
+		if err != nil {
+			return "", err
+		}
+		return f.Tools(p.User, language)
 	}
 	pr, ok := c.probers[p.User]
 	if !ok {

@@ -158,7 +158,7 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 	e := t.Environment[platform]
 	at := func(string) string { return t.Where }
 	mp := &manifests.Platform{Name: platform, Executor: e.Executor, User: e.User}
-	fp, err := ev.c.fingerprint(ctx, e.Executor, e.User)
+	fp, err := ev.c.fingerprint(ctx, platform, e.Executor, e.User)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: executor %q: %v", t.Where, e.Executor, err)
 	}
