@@ -273,6 +273,10 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs, ex
 	}
 	out.SkipUnder, _ = use(r, prefix+"skip_under", t.SkipUnder)
 	r.checkSkipUnder(t, out.Skip, out.SkipUnder, out.SkipStyle)
+	if len(out.SkipUnder[executor]) > 0 && t.Skip == nil {
+		// The list comes from skip_under alone: explain points there.
+		r.repo.Ranges[prefix+"skip"] = t.SkipUnder.Range
+	}
 	out.Skip = effectiveSkips(out.Skip, out.SkipUnder, executor)
 	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
 	out.Report, _ = use(r, prefix+"report", t.Report)

@@ -39,7 +39,9 @@ func newWorkerCommand(g *globals) *cobra.Command {
 			"host) or wine (windows on a Linux host). Only steps keyed with this worker's own\n" +
 			"executor fingerprint reach it. Blobs come from and go to the remote cache\n" +
 			"(--remote-cache, the clients' too); without one the worker's --cache-dir must be\n" +
-			"the clients' cache directory. -j bounds its steps at once.",
+			"the clients' cache directory. -j bounds its steps at once. Clients that cannot\n" +
+			"fingerprint its platform themselves (a Linux client of real Windows workers:\n" +
+			"--fingerprints-from windows=workers) key their steps with the facts it publishes.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.temporal.hostPort == "" {
