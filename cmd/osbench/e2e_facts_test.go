@@ -117,6 +117,34 @@ func TestTemporalClientTakesWindowsFactsFromWorkers(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "no live osbench worker for platform linux with executor local") {
 		t.Errorf("plan without a linux worker: exit %d\n%s", code, stderr)
 	}
+	// Real Windows workers are where a Linux client's windows steps with
+	// executor local go: it asks them by default, and none is here.
+	_, stderr, code = runOsbenchEnv(t, noWine, clientCache, append(c.flags(), "--platform", "windows", "--executor", "windows=local", "--temporal-no-worker-timeout", "2s", "plan", examples)...)
+	if code == 0 || !strings.Contains(stderr, "no live osbench worker for platform windows with executor local") {
+		t.Errorf("plan of windows=local without a real Windows worker: exit %d\n%s", code, stderr)
+	}
+
+	// A second windows worker with another cmake: the two serve other
+	// toolchain queues, so no key reaches both; the client names them.
+	// (Commands find their tools on the directory of go first, then the
+	// system's: toolenv.HostPath.)
+	fake := filepath.Join(dir, "other-cmake")
+	os.MkdirAll(fake, 0o755)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(goBin, filepath.Join(fake, "go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fake, "cmake"), []byte("#!/bin/sh\necho 'cmake version 3.99.0'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.startWorkerWith("worker-windows-other", "windows", c.freshCache("other-cache"), []string{"PATH=" + fake + string(os.PathListSeparator) + os.Getenv("PATH")})
+	_, stderr, code = runOsbenchEnv(t, noWine, clientCache, append(c.flags(), "--platform", "windows", "--fingerprints-from", "windows=workers", "plan", examples)...)
+	if code == 0 || !strings.Contains(stderr, "the 2 live windows workers with executor wine disagree on their facts") || strings.Count(stderr, " serves osbench-windows-") != 2 || !strings.Contains(stderr, "(why: above)") {
+		t.Errorf("plan over two windows workers with other tools: exit %d\n%s", code, stderr)
+	}
 }
 
 // planKeys maps each step of a plan --json to its key.

@@ -67,8 +67,9 @@ func (g *globals) compileFacts() func(ctx context.Context, platform, executor st
 		if f, ok := known[k]; ok {
 			return f, true, nil
 		}
-		if err, ok := failed[k]; ok {
-			return nil, false, err
+		if _, ok := failed[k]; ok {
+			// Said in full once, for the first repository that asked.
+			return nil, false, fmt.Errorf("no facts of platform %s (executor %s) from the workers (why: above)", platform, executor)
 		}
 		d, err := g.temporalDispatcher(ctx)
 		if err == nil {

@@ -126,14 +126,32 @@ func agreement(platform, executor string, live []liveWorker) ([]string, error) {
 		}
 	}
 	keys := make([]string, 0, len(groups))
+	common := map[string]int{} // queue → how many groups serve it
 	for k := range groups {
 		sort.Strings(groups[k])
 		keys = append(keys, k)
+		for _, q := range queuesOf[k] {
+			common[q]++
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return groups[keys[i]][0] < groups[keys[j]][0] })
 	var parts []string
 	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s serve %s", strings.Join(groups[k], ", "), strings.Join(queuesOf[k], " ")))
+		// What sets the group apart: the queues not every group serves.
+		var own []string
+		for _, q := range queuesOf[k] {
+			if common[q] < len(groups) {
+				own = append(own, q)
+			}
+		}
+		if len(own) == 0 {
+			own = []string{"no queue the others lack"}
+		}
+		verb := "serve"
+		if len(groups[k]) == 1 {
+			verb = "serves"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s", strings.Join(groups[k], ", "), verb, strings.Join(own, " ")))
 	}
 	return nil, fmt.Errorf("the %d live %s workers with executor %s disagree on their facts (other tools or another executor version: their queues differ), so no key of this client reaches them all: %s; give them the same tools and restart them, or stop the odd ones",
 		len(live), platform, executor, strings.Join(parts, "; "))

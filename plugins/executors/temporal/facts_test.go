@@ -22,7 +22,8 @@ func TestWorkersMustAgreeOnTheirFacts(t *testing.T) {
 		{"one worker", []liveWorker{lw("w1", "q2", "q1")}, "q1,q2", false},
 		{"two alike", []liveWorker{lw("w1", "q1", "q2"), lw("w2", "q2", "q1")}, "q1,q2", false},
 		{"one differs", []liveWorker{lw("w1", "q1", "q2"), lw("w3", "q1", "q3"), lw("w2", "q1", "q2")},
-			"the 3 live windows workers with executor local disagree on their facts (other tools or another executor version: their queues differ), so no key of this client reaches them all: w1, w2 serve q1 q2; w3 serve q1 q3", true},
+			"the 3 live windows workers with executor local disagree on their facts (other tools or another executor version: their queues differ), so no key of this client reaches them all: w1, w2 serve q2; w3 serves q3", true},
+		{"one serves more", []liveWorker{lw("w1", "q1"), lw("w2", "q1", "q2")}, "w1 serves no queue the others lack; w2 serves q2", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := agreement("windows", "local", tc.live)
