@@ -57,6 +57,12 @@ func newWorkerCommand(g *globals) *cobra.Command {
 					executor = executors.WineName
 				}
 			}
+			if executor == executors.LocalName && platform != runtime.GOOS {
+				// Its facts would be this host's, published as the
+				// platform's: clients would key real Windows steps with
+				// a Linux machine's fingerprint.
+				return usageError{fmt.Errorf("worker --platform %s --executor local runs %s steps natively, which this %s host cannot (use --executor wine for windows here)", platform, platform, runtime.GOOS)}
+			}
 			ctx, stop := signalContext()
 			defer stop()
 			c, err := g.openCache()
