@@ -102,9 +102,16 @@ type Test struct {
 	// the manifest nor its preset sets eval_timeout.
 	EvalTimeout time.Duration
 	// EvalArgv is Argv with ${timeout} standing for EvalTimeout.
-	EvalArgv  []string
-	Skip      []string // tests left out on this platform
-	SkipStyle string   // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "gtest" | "" (none allowed); entries may be globs (skips.go)
+	EvalArgv []string
+	// Skip is what this platform's runs leave out: the test block's skip
+	// followed by its skip_under entries for the platform's Executor.
+	Skip []string
+	// SkipUnder is the test block's skip_under as written: per executor,
+	// tests left out only when the platform runs with it (Wine-only
+	// limits). Skip already holds the entries of Executor; the others are
+	// for listings (osbench validate --skips).
+	SkipUnder map[string][]string
+	SkipStyle string // how Skip becomes runner flags: "go" | "libtest" | "ctest" | "gtest" | "" (none allowed); entries may be globs (skips.go)
 	// Report is the file the test command writes its results to, relative
 	// to the repository root (a JUnit XML, a TAP file): the parser reads it
 	// instead of the command's output. "" reads the output.

@@ -86,7 +86,7 @@ var buildSchema = &hcl.BodySchema{
 var testSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "shell"}, {Name: "dir"},
-		{Name: "parser"}, {Name: "timeout"}, {Name: "eval_timeout"}, {Name: "skip"}, {Name: "skip_style"}, {Name: "report"},
+		{Name: "parser"}, {Name: "timeout"}, {Name: "eval_timeout"}, {Name: "skip"}, {Name: "skip_under"}, {Name: "skip_style"}, {Name: "report"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "regex"}},
 }
@@ -168,6 +168,7 @@ type testBlock struct {
 	Timeout                               *setting[duration]
 	EvalTimeout                           *setting[duration]
 	Skip                                  *setting[[]string]
+	SkipUnder                             *setting[map[string][]string]
 	SkipStyle                             *setting[string]
 	Report                                *setting[string]
 	Regex                                 *regexBlock
@@ -400,6 +401,8 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 	t.EvalTimeout, d = decodeAttr(content.Attributes["eval_timeout"], sc.ctx, asDuration)
 	diags = append(diags, d...)
 	t.Skip, d = decodeAttr(content.Attributes["skip"], sc.ctx, asSkipList)
+	diags = append(diags, d...)
+	t.SkipUnder, d = decodeAttr(content.Attributes["skip_under"], sc.ctx, asSkipUnder(sc.known.Executors, sc.known.ExecutorNames))
 	diags = append(diags, d...)
 	t.SkipStyle, t.SkipStyleLate, d = decodeMaybeLate(content.Attributes["skip_style"], sc, skipStyle(sc.known.SkipStyles))
 	diags = append(diags, d...)

@@ -27,6 +27,11 @@ type LoadOptions struct {
 	Known Known
 	// LookupEnv answers env(); nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Executors overrides the executor of a platform (platform name →
+	// executor name, --executor on the command line) before anything that
+	// depends on it is resolved: a test block's skip_under entries apply
+	// under the executor that will run the platform.
+	Executors map[string]string
 }
 
 // Load reads manifest files and directories (a directory means its *.hcl
@@ -279,7 +284,7 @@ func (l *loader) resolve(rb *repositoryBlock) {
 		}
 		base = p.Settings
 	}
-	repo, ok, diags := resolveRepository(rb, presetName, base)
+	repo, ok, diags := resolveRepository(rb, presetName, base, l.opts.Executors)
 	l.diags = append(l.diags, diags...)
 	if ok && l.byName[rb.Name] == rb {
 		l.set.Repositories = append(l.set.Repositories, repo)

@@ -105,6 +105,7 @@ func mergeTest(base, top *testBlock) *testBlock {
 		Timeout:       pick(base.Timeout, top.Timeout),
 		EvalTimeout:   pick(base.EvalTimeout, top.EvalTimeout),
 		Skip:          pick(base.Skip, top.Skip),
+		SkipUnder:     pick(base.SkipUnder, top.SkipUnder),
 		SkipStyle:     pick(base.SkipStyle, top.SkipStyle),
 		Report:        pick(base.Report, top.Report),
 		Regex:         mergeRegex(base.Regex, top.Regex),

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Defaults for what neither a manifest nor its preset writes.
@@ -34,6 +35,8 @@ type resolver struct {
 	// reported holds the diagnostics already given about a range, so a
 	// repository-wide value checked for every platform is reported once.
 	reported map[hcl.Range]bool
+	// executors overrides platforms' executors (LoadOptions.Executors).
+	executors map[string]string
 }
 
 // use returns a setting's value and records its range under key. ok is false
@@ -73,8 +76,8 @@ func (r *resolver) failOnce(d *hcl.Diagnostic) {
 // resolveRepository merges rb over its preset's settings (presetName "" for
 // none) and resolves the result. ok reports whether the repository is free of
 // errors, including those reported while decoding it.
-func resolveRepository(rb *repositoryBlock, presetName string, preset settings) (repo *Repository, ok bool, diags hcl.Diagnostics) {
-	r := &resolver{repo: &Repository{
+func resolveRepository(rb *repositoryBlock, presetName string, preset settings, executors map[string]string) (repo *Repository, ok bool, diags hcl.Diagnostics) {
+	r := &resolver{executors: executors, repo: &Repository{
 		Name:      rb.Name,
 		Preset:    presetName,
 		FlakyRuns: defaultFlakyRuns,
@@ -157,6 +160,9 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 	if executor, ok := use(r, prefix+"executor", p.Executor); ok {
 		out.Executor = executor
 	}
+	if executor, ok := r.executors[p.Name]; ok {
+		out.Executor = executor
+	}
 	out.Toolchain, _ = use(r, prefix+"toolchain", pick(repo.Toolchain, p.Toolchain))
 	out.User, _ = use(r, prefix+"user", pick(repo.User, p.User))
 	out.Env = r.platformEnv(prefix+"env", repo.Env, p.Env)
@@ -171,7 +177,7 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 		r.fail(errorAt(p.DeclRange, "Missing test block", fmt.Sprintf(
 			"platform %q needs a test block with a command and a parser (or a preset that has one).", p.Name)))
 	} else {
-		out.Test = r.resolveTest(prefix+"test.", p.Test, in)
+		out.Test = r.resolveTest(prefix+"test.", p.Test, in, out.Executor)
 	}
 	if p.Build != nil {
 		out.Build = r.resolveBuild(prefix+"build.", p.Build, in)
@@ -237,7 +243,7 @@ func (r *resolver) resolveCoverage(prefix string, c *coverageBlock, in *commandI
 	return out
 }
 
-func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Test {
+func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs, executor string) Test {
 	var out Test
 	parser, parserOK := use(r, prefix+"parser", t.Parser)
 	if parserOK && t.ParserLate != nil {
@@ -265,6 +271,13 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 			r.failOnce(errorAt(rangeOfPath(t.Skip.Expr, indexPath(i)), "Invalid skip entry", fmt.Sprintf("%q: %s", entry, problem)))
 		}
 	}
+	out.SkipUnder, _ = use(r, prefix+"skip_under", t.SkipUnder)
+	r.checkSkipUnder(t, out.Skip, out.SkipUnder, out.SkipStyle)
+	if len(out.SkipUnder[executor]) > 0 && t.Skip == nil {
+		// The list comes from skip_under alone: explain points there.
+		r.repo.Ranges[prefix+"skip"] = t.SkipUnder.Range
+	}
+	out.Skip = effectiveSkips(out.Skip, out.SkipUnder, executor)
 	in.SkipArgs = skipArgs(out.SkipStyle, out.Skip)
 	out.Report, _ = use(r, prefix+"report", t.Report)
 	if t.ReportLate != nil {
@@ -272,7 +285,7 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 	}
 	in.ReportFile = out.Report
 	in.Unknown = in.Unknown || isBroken(t.Report)
-	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipStyle)
+	in.Unknown = in.Unknown || isBroken(t.Timeout) || isBroken(t.Skip) || isBroken(t.SkipUnder) || isBroken(t.SkipStyle)
 
 	if parserOK {
 		out.Regex = r.resolveRegex(prefix+"regex.", t, parser)
@@ -307,6 +320,35 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs) Te
 		}
 	}
 	return out
+}
+
+// checkSkipUnder reports what only skip_under's complete picture shows:
+// entries without a skip style to spell them, entries that style cannot
+// take, and entries skip already leaves out under every executor. Each is
+// checked whatever the platform's executor, so a mistake in the Wine list
+// is found on a machine that runs Windows natively too.
+func (r *resolver) checkSkipUnder(t *testBlock, skip []string, under map[string][]string, style string) {
+	if t.SkipUnder == nil || t.SkipUnder.Broken {
+		return
+	}
+	for _, executor := range sortedKeys(under) {
+		at := cty.IndexPath(cty.StringVal(executor))
+		if len(under[executor]) > 0 && style == "" && !isBroken(t.SkipStyle) {
+			r.failOnce(errorAt(rangeOfPath(t.SkipUnder.Expr, at), "Skip list without skip style", fmt.Sprintf(
+				"skip_under needs skip_style, one of %s, to know which runner flag leaves the tests out.", quotedList(skipStyles))))
+			continue
+		}
+		for i, entry := range under[executor] {
+			path := append(at.Copy(), indexPath(i)...)
+			if problem := skipGlobProblem(style, entry); problem != "" {
+				r.failOnce(errorAt(rangeOfPath(t.SkipUnder.Expr, path), "Invalid skip entry", fmt.Sprintf("%q: %s", entry, problem)))
+			}
+			if slices.Contains(skip, entry) {
+				r.failOnce(errorAt(rangeOfPath(t.SkipUnder.Expr, path), "Skip entry listed twice", fmt.Sprintf(
+					"%q is in skip already (%s), which leaves it out under every executor; remove it from one of the two.", entry, position(t.Skip.Range))))
+			}
+		}
+	}
 }
 
 // resolveRegex checks that a regex block comes exactly with parser = "regex".

@@ -28,6 +28,9 @@ type valueError struct {
 	Summary string // "" means "Invalid <attribute>"
 	Detail  string
 	Path    cty.Path // the offending element within the value; empty for the whole value
+	// AtKey points at the key of Path's last step (an object's), not at
+	// its value: the key is what is wrong.
+	AtKey bool
 }
 
 func invalidValue(format string, args ...any) *valueError {
@@ -69,7 +72,11 @@ func decodeAttr[T any](attr *hcl.Attribute, ctx *hcl.EvalContext, convert conver
 		if summary == "" {
 			summary = "Invalid " + attr.Name
 		}
-		return s, append(diags, errorAt(rangeOfPath(attr.Expr, problem.Path), summary, problem.Detail))
+		at := rangeOfPath(attr.Expr, problem.Path)
+		if problem.AtKey {
+			at = rangeOfKey(attr.Expr, problem.Path)
+		}
+		return s, append(diags, errorAt(at, summary, problem.Detail))
 	}
 	s.Value = converted
 	return s, diags
@@ -89,6 +96,36 @@ func rangeOfPath(expr hcl.Expression, path cty.Path) hcl.Range {
 			break
 		}
 		expr = next
+	}
+	return expr.Range()
+}
+
+// rangeOfKey is rangeOfPath for the key of path's last step, when expr
+// spells out the object that has it.
+func rangeOfKey(expr hcl.Expression, path cty.Path) hcl.Range {
+	if len(path) == 0 {
+		return expr.Range()
+	}
+	parent := rangeOfPath(expr, path[:len(path)-1])
+	for _, step := range path[:len(path)-1] {
+		index, ok := step.(cty.IndexStep)
+		if !ok {
+			return parent
+		}
+		if expr = elementExpr(expr, index.Key); expr == nil {
+			return parent
+		}
+	}
+	index, ok := path[len(path)-1].(cty.IndexStep)
+	obj, isObj := expr.(*hclsyntax.ObjectConsExpr)
+	if !ok || !isObj || index.Key.Type() != cty.String || !index.Key.IsKnown() {
+		return rangeOfPath(expr, path[len(path)-1:])
+	}
+	for _, item := range obj.Items {
+		k, diags := item.KeyExpr.Value(nil)
+		if !diags.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() && k.AsString() == index.Key.AsString() {
+			return item.KeyExpr.Range()
+		}
 	}
 	return expr.Range()
 }

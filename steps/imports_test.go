@@ -83,3 +83,31 @@ func registersKind(t *testing.T, importPath string) bool {
 	grep, _ := exec.Command("grep", append([]string{"-l", "engine.RegisterKind("}, files...)...).Output()
 	return len(strings.TrimSpace(string(grep))) > 0
 }
+
+// Plugins are what step kinds are built from (parsers, executors, probes,
+// rule sets), so none may import a kind: a plugin importing a kind's
+// package would make the kind a library, and its code a dependency of
+// everything the plugin serves (the Temporal worker once took the tool
+// probes from steps/toolchain).
+func TestPluginsImportNoStepKind(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/osbench/osbench/plugins/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		n++
+		for _, imp := range fields[1:] {
+			if imp == "github.com/osbench/osbench/steps" || strings.HasPrefix(imp, "github.com/osbench/osbench/steps/") {
+				t.Errorf("%s imports %s: plugins may not import step kinds (move what both need into plugins/)", fields[0], imp)
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("go list found %d packages under plugins/, want all of them", n)
+	}
+}

@@ -31,6 +31,13 @@ func newBuildCommand(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signalContext()
 			defer stop()
+			// Connected first: the keys of a platform this machine cannot
+			// fingerprint take the facts of its workers.
+			endDispatch, err := g.startDispatch(cmd)
+			if err != nil {
+				return err
+			}
+			defer endDispatch()
 			gr, err := g.loadGraph(ctx, args, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -40,11 +47,6 @@ func newBuildCommand(g *globals) *cobra.Command {
 					return err
 				}
 			}
-			endDispatch, err := g.startDispatch(cmd)
-			if err != nil {
-				return err
-			}
-			defer endDispatch()
 			progress := newProgress(cmd.ErrOrStderr(), g.log, gr.Len())
 			if verifyCache < 0 || verifyCache > 1 {
 				return usageError{fmt.Errorf("--verify-cache takes a fraction of hits from 0 to 1, not %v", verifyCache)}

@@ -42,7 +42,7 @@ func newCorpusCommand(g *globals) *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "corpus: %d tasks of the task steps that succeeded, in %s\n", n, partial)
 				return nil
 			}
-			set, err := loadManifests(args, cmd.ErrOrStderr())
+			set, err := g.loadManifests(args, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -48,7 +48,7 @@ func newEvalCommand(g *globals) *cobra.Command {
 				return err
 			}
 			defer endDispatch()
-			o.Compile = compile.Options{Platforms: g.platforms, ExecutorState: g.executorState}
+			o.Compile = compile.Options{Platforms: g.platforms, ExecutorState: g.executorState, Facts: g.compileFacts()}
 			o.Shard = g.split.shard
 			o.Phase = func(phase string, steps int) (engine.Options, func()) {
 				p := newProgress(cmd.ErrOrStderr(), g.log.With().Str("phase", phase).Logger(), steps)

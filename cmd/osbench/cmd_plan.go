@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -12,7 +13,7 @@ import (
 )
 
 func newPlanCommand(g *globals) *cobra.Command {
-	var asJSON bool
+	var asJSON, skips bool
 	c := &cobra.Command{
 		Use:   "plan [PATH...]",
 		Short: "Say what a build would do, without running anything",
@@ -31,6 +32,14 @@ func newPlanCommand(g *globals) *cobra.Command {
 			if asJSON {
 				return writePlanJSON(cmd, rep)
 			}
+			if skips {
+				// The graph was compiled from this same set.
+				set, err := g.loadManifests(args, io.Discard)
+				if err != nil {
+					return err
+				}
+				writeSkips(cmd.OutOrStdout(), set)
+			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, s := range rep.Steps {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", s.Status, s.ID, s.Reason)
@@ -42,6 +51,7 @@ func newPlanCommand(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: summary and steps")
+	c.Flags().BoolVar(&skips, "skips", false, "first list each platform's skipped tests under the executor that runs it (as validate --skips)")
 	return c
 }
 

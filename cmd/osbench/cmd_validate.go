@@ -13,19 +13,25 @@ import (
 )
 
 func newValidateCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var skips bool
+	c := &cobra.Command{
 		Use:   "validate [PATH...]",
 		Short: "Check manifests and report every problem with file:line:col",
-		Long:  "validate loads manifests (files or directories of *.hcl; default: the bundled examples),\napplies presets and reports every error at once. Exit 1 on any error.",
+		Long:  "validate loads manifests (files or directories of *.hcl; default: the bundled examples),\napplies presets and reports every error at once. Exit 1 on any error. With --skips it\nlists what each platform's runs leave out under its executor (after --executor):\na test block's skip, plus its skip_under entries for that executor.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			set, err := loadManifests(args, cmd.ErrOrStderr())
+			set, err := g.loadManifests(args, cmd.ErrOrStderr())
 			if err != nil {
 				return err
+			}
+			if skips {
+				writeSkips(cmd.OutOrStdout(), set)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%d repositories, no problems\n", len(set.Repositories))
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&skips, "skips", false, "also list each platform's skipped tests under the executor that runs it (see --executor) and the skip_under entries of other executors")
+	return c
 }
 
 func newFmtCommand(g *globals) *cobra.Command {

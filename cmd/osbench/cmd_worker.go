@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/executors/temporal"
 )
@@ -22,6 +23,9 @@ type temporalFlags struct {
 	attempts  int
 	inFlight  int
 	noWorker  time.Duration
+	// factsFrom says, per platform, where its keys' facts come from
+	// (--fingerprints-from: client or workers; facts.go).
+	factsFrom map[string]string
 }
 
 func newWorkerCommand(g *globals) *cobra.Command {
@@ -35,7 +39,9 @@ func newWorkerCommand(g *globals) *cobra.Command {
 			"host) or wine (windows on a Linux host). Only steps keyed with this worker's own\n" +
 			"executor fingerprint reach it. Blobs come from and go to the remote cache\n" +
 			"(--remote-cache, the clients' too); without one the worker's --cache-dir must be\n" +
-			"the clients' cache directory. -j bounds its steps at once.",
+			"the clients' cache directory. -j bounds its steps at once. Clients that cannot\n" +
+			"fingerprint its platform themselves (a Linux client of real Windows workers:\n" +
+			"--fingerprints-from windows=workers) key their steps with the facts it publishes.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if g.temporal.hostPort == "" {
@@ -50,6 +56,12 @@ func newWorkerCommand(g *globals) *cobra.Command {
 				if platform == "windows" && runtime.GOOS != "windows" {
 					executor = executors.WineName
 				}
+			}
+			if executor == executors.LocalName && platform != runtime.GOOS {
+				// Its facts would be this host's, published as the
+				// platform's: clients would key real Windows steps with
+				// a Linux machine's fingerprint.
+				return usageError{fmt.Errorf("worker --platform %s --executor local runs %s steps natively, which this %s host cannot (use --executor wine for windows here)", platform, platform, runtime.GOOS)}
 			}
 			ctx, stop := signalContext()
 			defer stop()
@@ -90,11 +102,7 @@ func (g *globals) startDispatch(cmd *cobra.Command) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := temporal.NewDispatcher(cmd.Context(), temporal.DispatcherOptions{
-		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c,
-		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight,
-		NoWorkerTimeout: g.temporal.noWorker, Log: g.log,
-	})
+	d, err := temporal.NewDispatcher(cmd.Context(), g.dispatcherOptions(c))
 	if err != nil {
 		return nil, err
 	}
@@ -110,4 +118,15 @@ func (g *globals) startDispatch(cmd *cobra.Command) (func(), error) {
 			g.log.Warn().Err(err).Msg("temporal: ending the build's workflows")
 		}
 	}, nil
+}
+
+// dispatcherOptions configure the client side from the flags; c is the
+// client engine's cache (nil for a dispatcher that only asks the workers'
+// facts).
+func (g *globals) dispatcherOptions(c *cache.Cache) temporal.DispatcherOptions {
+	return temporal.DispatcherOptions{
+		HostPort: g.temporal.hostPort, Namespace: g.temporal.namespace, Cache: c,
+		Heartbeat: g.temporal.heartbeat, Attempts: int32(g.temporal.attempts), MaxInFlight: g.temporal.inFlight,
+		NoWorkerTimeout: g.temporal.noWorker, Log: g.log,
+	}
 }

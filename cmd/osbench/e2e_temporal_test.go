@@ -110,6 +110,12 @@ func (c *temporalCluster) startWorker(name, platform string) *workerProc {
 // startWorkerOver starts `osbench worker` over the cache directory dir
 // (which other workers may share).
 func (c *temporalCluster) startWorkerOver(name, platform, dir string) *workerProc {
+	return c.startWorkerWith(name, platform, dir, nil)
+}
+
+// startWorkerWith is startWorkerOver with env added to the worker's
+// environment (a later entry wins).
+func (c *temporalCluster) startWorkerWith(name, platform, dir string, env []string) *workerProc {
 	w := &workerProc{name: name, log: filepath.Join(c.dir, name+".log"), done: make(chan struct{}), cache: dir}
 	logf, err := os.Create(w.log)
 	if err != nil {
@@ -117,6 +123,9 @@ func (c *temporalCluster) startWorkerOver(name, platform, dir string) *workerPro
 	}
 	args := append([]string{"--cache-dir", w.cache, "--log-format", "json", "-j", "2", "--platform", platform}, c.flags()...)
 	w.cmd = exec.Command(osbenchBin, append(args, "worker")...)
+	if env != nil {
+		w.cmd.Env = append(os.Environ(), env...)
+	}
 	w.cmd.Stdout, w.cmd.Stderr = logf, logf
 	if err := w.cmd.Start(); err != nil {
 		c.t.Fatal(err)

@@ -56,13 +56,15 @@ func knownPlugins() manifests.Known {
 }
 
 // loadManifests loads and validates; every diagnostic is printed to stderr
-// with file:line:col and the source line. Errors yield errSilent.
-func loadManifests(args []string, stderr io.Writer) (*manifests.Set, error) {
+// with file:line:col and the source line. Errors yield errSilent. The
+// platforms' executors are those of --executor where it names one, before
+// anything that depends on them (skip_under) is resolved.
+func (g *globals) loadManifests(args []string, stderr io.Writer) (*manifests.Set, error) {
 	paths, err := manifestPaths(args)
 	if err != nil {
 		return nil, err
 	}
-	set, diags := manifests.Load(paths, manifests.LoadOptions{Known: knownPlugins()})
+	set, diags := manifests.Load(paths, manifests.LoadOptions{Known: knownPlugins(), Executors: g.split.executors})
 	if len(diags) > 0 {
 		var sources map[string][]byte
 		if set != nil {
@@ -83,14 +85,18 @@ func (g *globals) loadGraph(ctx context.Context, args []string, stderr io.Writer
 			return nil, usageError{fmt.Errorf("--platform %q: want linux, windows or darwin", p)}
 		}
 	}
-	set, err := loadManifests(args, stderr)
+	set, err := g.loadManifests(args, stderr)
 	if err != nil {
 		return nil, err
 	}
 	g.split.apply(set, stderr)
+	// A command that dispatches nothing (plan) asks the workers' facts
+	// over a connection of its own, closed once the keys are computed.
+	defer g.closeFactsDispatcher()
 	steps, err := compile.Compile(ctx, set, compile.Options{
 		Platforms:     g.platforms,
 		ExecutorState: g.executorState,
+		Facts:         g.compileFacts(),
 	})
 	if err != nil {
 		return nil, err

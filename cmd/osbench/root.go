@@ -17,6 +17,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/executors/temporal"
 )
 
 // globals are the flags every command shares.
@@ -33,6 +34,9 @@ type globals struct {
 	temporal  temporalFlags
 	// dispatcher, set by startDispatch, sends steps to Temporal workers.
 	dispatcher engine.Dispatcher
+	// factsDispatcher asks the workers' facts for a command that
+	// dispatches no step (plan).
+	factsDispatcher *temporal.Dispatcher
 }
 
 type usageError struct{ error }
@@ -70,6 +74,7 @@ func newRootCommand() *cobra.Command {
 	pf.IntVar(&g.temporal.attempts, "temporal-attempts", 3, "attempts per step on workers (a step that fails is not retried; a worker that dies is)")
 	pf.IntVar(&g.temporal.inFlight, "temporal-in-flight", 64, "steps of one build running on workers at once")
 	pf.DurationVar(&g.temporal.noWorker, "temporal-no-worker-timeout", 2*time.Minute, "a step whose queue (platform and fingerprint) no live worker serves fails after this long, saying what differs")
+	pf.StringToStringVar(&g.temporal.factsFrom, "fingerprints-from", nil, "key PLATFORM's steps with the executor and tools fingerprints of this machine (client) or of its live Temporal workers (workers), e.g. windows=workers; default: workers for a platform whose local executor would run on another OS (real Windows workers of a Linux client), client otherwise")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
 		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
@@ -116,6 +121,9 @@ func (g *globals) setup(stderr io.Writer) error {
 		return usageError{err}
 	}
 	if err := g.split.check(); err != nil {
+		return usageError{err}
+	}
+	if err := checkFactsFrom(g.temporal.factsFrom, g.temporal.hostPort); err != nil {
 		return usageError{err}
 	}
 	for name, n := range g.pools {

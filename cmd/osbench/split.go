@@ -52,9 +52,10 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// apply keeps the repositories of this shard and sets the executors
-// overridden; it says on stderr what a shard left out, so an empty shard
-// is not a mystery.
+// apply keeps the repositories of this shard; it says on stderr what a
+// shard left out, so an empty shard is not a mystery. (The executors of
+// --executor are set while the manifests load: skip_under depends on
+// them.)
 func (s *splitFlags) apply(set *manifests.Set, stderr io.Writer) {
 	if !s.shard.Whole() {
 		kept := set.Repositories[:0:0]
@@ -65,12 +66,5 @@ func (s *splitFlags) apply(set *manifests.Set, stderr io.Writer) {
 		}
 		fmt.Fprintf(stderr, "shard %s: %d of %d repositories\n", s.shard, len(kept), len(set.Repositories))
 		set.Repositories = kept
-	}
-	for _, r := range set.Repositories {
-		for _, p := range r.Platforms {
-			if name, ok := s.executors[p.Name]; ok {
-				p.Executor = name
-			}
-		}
 	}
 }

@@ -13,7 +13,7 @@ repository "adrg-xdg" {
     test {
       # Wine 8's known folders for the run user (C:\users\nobody\AppData\...) are neither the
       # paths these tests expect nor created, so files under them cannot be opened.
-      skip = ["TestBaseDirFuncs", "TestDefaultBaseDirs", "TestDefaultUserDirs", "TestExists"]
+      skip_under = { wine = ["TestBaseDirFuncs", "TestDefaultBaseDirs", "TestDefaultUserDirs", "TestExists"] }
     }
   }
 }

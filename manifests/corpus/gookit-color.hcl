@@ -12,7 +12,7 @@ repository "gookit-color" {
   platform "windows" {
     test {
       # Fails under Wine 8 only (detect_test.go:273: no colour support detected from ConEmuANSI=ON in Wine's console).
-      skip = ["TestIsDetectColorLevel_win"]
+      skip_under = { wine = ["TestIsDetectColorLevel_win"] }
     }
   }
 }

@@ -12,7 +12,7 @@ repository "mattn-go-shellwords" {
   platform "windows" {
     test {
       # They run printf, pwd and go through cmd /c: Wine finds no host Unix tools.
-      skip = ["TestBacktick", "TestBacktickMulti", "TestHaveSubstitutedRedirectPrefix", "TestShellRun", "TestShellRunNoEnv", "TestValidDollarCommandSubstitutionStillWorks"]
+      skip_under = { wine = ["TestBacktick", "TestBacktickMulti", "TestHaveSubstitutedRedirectPrefix", "TestShellRun", "TestShellRunNoEnv", "TestValidDollarCommandSubstitutionStillWorks"] }
     }
   }
 }

@@ -12,7 +12,7 @@ repository "mitchellh-go-ps" {
   platform "windows" {
     test {
       # Wine lists only Wine's own processes, never the host go command the test looks for.
-      skip = ["TestProcesses"]
+      skip_under = { wine = ["TestProcesses"] }
     }
   }
 }

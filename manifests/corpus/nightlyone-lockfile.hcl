@@ -12,7 +12,7 @@ repository "nightlyone-lockfile" {
   platform "windows" {
     test {
       # It needs os.Getppid() to be a live process, and under Wine the parent is not.
-      skip = ["TestBusy"]
+      skip_under = { wine = ["TestBusy"] }
     }
   }
 }

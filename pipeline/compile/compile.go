@@ -15,6 +15,7 @@ import (
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/toolprobe"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
 	"github.com/osbench/osbench/steps/taskbuild"
@@ -30,6 +31,23 @@ type Options struct {
 	// Platforms, when not empty, keeps only these platforms' steps (an
 	// operator on a machine that cannot run the others).
 	Platforms []string
+	// Facts, when it returns ok, supplies the executor's and the tools'
+	// fingerprints of a platform run with an executor, in place of this
+	// machine's: those of the Temporal workers that will run its steps,
+	// for a platform this machine cannot fingerprint (a Linux client of
+	// real Windows workers). Nil: every fact is this machine's.
+	Facts func(ctx context.Context, platform, executor string) (f Facts, ok bool, err error)
+}
+
+// Facts are the fingerprints of a platform's steps computed on the
+// machines that run them.
+type Facts interface {
+	// ExecutorFingerprint is the executor's Fingerprint for a run user
+	// there (the steps' Env["executor"]).
+	ExecutorFingerprint(user string) (string, error)
+	// Tools is toolprobe's KeyedTools of a language there ("" for a
+	// language without probes): the toolchain step's Env["tools"].
+	Tools(user, language string) (string, error)
 }
 
 // Step IDs are "<repository>/checkout" and "<repository>/<platform>/<kind>".
@@ -38,7 +56,7 @@ func platformID(repo, platform, kind string) string { return repo + "/" + platfo
 
 // Compile builds the steps of every repository in set.
 func Compile(ctx context.Context, set *manifests.Set, opts Options) ([]*engine.Step, error) {
-	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolchain.Prober{}, sources: set.Sources}
+	c := &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolprobe.Prober{}, sources: set.Sources}
 	var steps []*engine.Step
 	var problems []string
 	for _, repo := range set.Repositories {
@@ -62,7 +80,7 @@ type compiler struct {
 	opts         Options
 	fingerprints map[string]string // executor/user → fingerprint, taken once per run
 	executors    map[string]executors.Executor
-	probers      map[string]*toolchain.Prober // by user
+	probers      map[string]*toolprobe.Prober // by user
 	sources      map[string][]byte            // manifest file → bytes, for manifest digests
 	tasks        []taskbuild.Instance         // the task steps, gathered by the tasks step
 }
@@ -123,7 +141,7 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 	if err := toolchain.Validate(r.Language, p.Toolchain); err != nil {
 		return nil, fmt.Errorf("%s: %v", at("toolchain"), err)
 	}
-	fp, err := c.fingerprint(ctx, p.Executor, p.User)
+	fp, err := c.fingerprint(ctx, p.Name, p.Executor, p.User)
 	if err != nil {
 		return nil, fmt.Errorf("%s: executor %q: %v", at("executor"), p.Executor, err)
 	}
@@ -319,7 +337,22 @@ func (c *compiler) wanted(platform string) bool {
 	return false
 }
 
-func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, error) {
+// remoteFacts returns the facts of platform run with executor computed
+// elsewhere (Options.Facts), or ok false for this machine's own.
+func (c *compiler) remoteFacts(ctx context.Context, platform, executor string) (Facts, bool, error) {
+	if c.opts.Facts == nil {
+		return nil, false, nil
+	}
+	return c.opts.Facts(ctx, platform, executor)
+}
+
+func (c *compiler) fingerprint(ctx context.Context, platform, name, user string) (string, error) {
+	if f, ok, err := c.remoteFacts(ctx, platform, name); err != nil || ok {
+		if err != nil {
+			return "", err
+		}
+		return f.ExecutorFingerprint(user)
+	}
 	k := name + "\x00" + user
 	if fp, ok := c.fingerprints[k]; ok {
 		return fp, nil
@@ -337,7 +370,7 @@ func (c *compiler) fingerprint(ctx context.Context, name, user string) (string, 
 }
 
 // tools fingerprints the installed tools a platform's language uses (see
-// toolchain.Prober); "" for Go, whose toolchain is pinned by version.
+// toolprobe.Prober); "" for Go, whose toolchain is pinned by version.
 //
 // The local and wine executors both run their commands on this host (wine
 // only adds a Wine environment, and Wine's version is in its own
@@ -349,18 +382,24 @@ func (c *compiler) tools(ctx context.Context, language string, p *manifests.Plat
 	if p.Executor != executors.LocalName && p.Executor != executors.WineName {
 		return "", nil
 	}
+	if f, ok, err := c.remoteFacts(ctx, p.Name, p.Executor); err != nil || ok {
+		if err != nil {
+			return "", err
+		}
+		return f.Tools(p.User, language)
+	}
 	pr, ok := c.probers[p.User]
 	if !ok {
 		ex, err := c.executor(executors.LocalName)
 		if err != nil {
 			return "", err
 		}
-		pr = toolchain.NewProber(ex, p.User)
+		pr = toolprobe.NewProber(ex, p.User)
 		c.probers[p.User] = pr
 	}
 	// A failing probe keys as "unavailable: why"; Temporal workers
-	// compute the same (toolchain.KeyedTools) to serve such steps.
-	return pr.KeyedTools(ctx, language, p.Name), nil
+	// compute the same (toolprobe.KeyedTools) to serve such steps.
+	return pr.KeyedTools(ctx, language, p.Name, p.Executor), nil
 }
 
 // executor creates the named executor once, with its state where the

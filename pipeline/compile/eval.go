@@ -10,6 +10,7 @@ import (
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/pipeline/predictions"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/toolprobe"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/patchapply"
 	"github.com/osbench/osbench/steps/tamperscan"
@@ -49,7 +50,7 @@ type Evaluation struct {
 // NewEvaluation prepares the compilation of an evaluation of tasks.
 func NewEvaluation(tasks []predictions.Task, opts Options) *Evaluation {
 	ev := &Evaluation{
-		c:     &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolchain.Prober{}},
+		c:     &compiler{opts: opts, fingerprints: map[string]string{}, executors: map[string]executors.Executor{}, probers: map[string]*toolprobe.Prober{}},
 		tasks: map[string]*predictions.Task{},
 	}
 	for i := range tasks {
@@ -157,7 +158,7 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 	e := t.Environment[platform]
 	at := func(string) string { return t.Where }
 	mp := &manifests.Platform{Name: platform, Executor: e.Executor, User: e.User}
-	fp, err := ev.c.fingerprint(ctx, e.Executor, e.User)
+	fp, err := ev.c.fingerprint(ctx, platform, e.Executor, e.User)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: executor %q: %v", t.Where, e.Executor, err)
 	}

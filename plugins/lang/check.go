@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Check reports every part a language of r lacks, one error per part,
@@ -47,6 +48,12 @@ func (r *Registry) checkOne(name string) []error {
 		for _, platform := range []string{"linux", "windows"} {
 			if _, ok := l.Probes[platform]; !ok {
 				missing("toolchain probes for "+platform, "Language.Probes; an empty list says the toolchain is pinned another way")
+			}
+		}
+		for row := range l.Probes {
+			platform, executor, perExecutor := strings.Cut(row, "/")
+			if platform != "linux" && platform != "windows" && platform != "darwin" || perExecutor && executor == "" {
+				errs = append(errs, fmt.Errorf("language %q: probe row %q: want a platform (linux, windows, darwin) or platform/executor", name, row))
 			}
 		}
 		if l.BuildCheck == nil {

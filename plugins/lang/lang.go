@@ -63,6 +63,11 @@ type Language struct {
 	// Probes are, per platform ("linux", "windows"), the commands whose
 	// output identifies the tools a test run uses; a platform with an empty
 	// list has its toolchain pinned some other way (Go's GOTOOLCHAIN).
+	// An executor that runs a platform with other tools has a row of its
+	// own, "<platform>/<executor>", which wins over the platform's: the
+	// "windows" rows are the wine executor's (mingw-w64 cross compilers and
+	// Wine, on a Linux host), "windows/local" a real Windows machine's
+	// native compilers (plugins/toolprobe.For).
 	Probes map[string][]Probe
 	// BuildCheck is the default argv that proves a masked repository still
 	// builds for target (run in the repository root by the mask step), for

@@ -1,7 +1,7 @@
 // Package toolchain is the "toolchain" step kind: it resolves a pinned
 // language toolchain on a platform and records its fingerprint (for Go, the
 // output of `go version` under GOTOOLCHAIN=goX.Y.Z; for C and Rust, the
-// versions of the installed compilers, build tools and Wine, see probes).
+// versions of the installed compilers, build tools and Wine: plugins/toolprobe).
 // The fingerprint is a result, so every step that consumes it is keyed by
 // the exact toolchain.
 //
@@ -20,6 +20,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/toolenv"
+	"github.com/osbench/osbench/plugins/toolprobe"
 )
 
 // Kind is the step kind's name.
@@ -56,7 +57,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := rc.DecodeConfig(&cfg); err != nil {
 		return err
 	}
-	ps, probed := probesFor(cfg.Language, cfg.Platform)
+	ps, probed := toolprobe.For(cfg.Language, cfg.Platform, cfg.Executor)
 	if cfg.Language != "go" && !probed {
 		// A language osbench knows no tools of records what it was asked for.
 		rc.SetLabel(cfg.Version)
@@ -71,14 +72,14 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	if cfg.Language != "go" {
-		versions, err := probeTools(ctx, ex, executors.Cmd{
+		versions, err := toolprobe.Run(ctx, ex, executors.Cmd{
 			Env: env, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
 		}, ps, cfg.Version, nil)
 		if err != nil {
 			return fmt.Errorf("%s toolchain on %s: %w", cfg.Language, cfg.Platform, err)
 		}
-		rc.SetLabel(versions.summary())
-		return rc.PutBytes("fingerprint", []byte(versions.lines()))
+		rc.SetLabel(versions.Summary())
+		return rc.PutBytes("fingerprint", []byte(versions.Lines()))
 	}
 	var out, errb bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{

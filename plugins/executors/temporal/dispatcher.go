@@ -241,20 +241,21 @@ func (d *Dispatcher) describe(platform string) *description {
 		desc.ids = append(desc.ids, w.identity)
 	}
 	if len(ws) > 0 {
-		desc.info, desc.err = d.askWorker(ctx, platform)
+		desc.info, desc.err = d.askWorker(ctx, directoryQueue(platform))
 	}
 	return desc
 }
 
-// askWorker runs the describe activity on platform's directory queue.
-func (d *Dispatcher) askWorker(ctx context.Context, platform string) (*WorkerInfo, error) {
+// askWorker runs the describe activity on a directory queue: one of its
+// workers says what it serves.
+func (d *Dispatcher) askWorker(ctx context.Context, directory string) (*WorkerInfo, error) {
 	wf, err := d.workflow(ctx)
 	if err != nil {
 		return nil, err
 	}
 	h, err := d.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: wf.GetID(), RunID: wf.GetRunID(),
-		UpdateName: updateAsk, Args: []any{platform}, WaitForStage: client.WorkflowUpdateStageAccepted,
+		UpdateName: updateAsk, Args: []any{directory}, WaitForStage: client.WorkflowUpdateStageAccepted,
 	})
 	if err != nil {
 		return nil, err

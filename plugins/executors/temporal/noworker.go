@@ -78,7 +78,7 @@ type queueWatch struct {
 	silence time.Duration // a directory poller silent this long is a worker gone
 
 	mu        sync.Mutex
-	answers   map[string]directoryAnswer // by platform
+	answers   map[string]directoryAnswer // by directory queue
 	unserved  map[string]bool            // queues already given up on
 	warned    map[string]bool
 	described map[string]*description // by platform, asked now and then
@@ -93,13 +93,18 @@ func newQueueWatch(c client.Client, timeout, silence time.Duration) *queueWatch 
 
 // workers lists the live workers of platform.
 func (w *queueWatch) workers(ctx context.Context, platform string) ([]liveWorker, error) {
+	return w.workersOn(ctx, directoryQueue(platform))
+}
+
+// workersOn lists the live workers polling a directory queue.
+func (w *queueWatch) workersOn(ctx context.Context, directory string) ([]liveWorker, error) {
 	w.mu.Lock()
-	a, ok := w.answers[platform]
+	a, ok := w.answers[directory]
 	w.mu.Unlock()
 	if ok && time.Since(a.at) < directoryTTL {
 		return a.workers, a.err
 	}
-	resp, err := w.c.DescribeTaskQueue(ctx, directoryQueue(platform), enumspb.TASK_QUEUE_TYPE_ACTIVITY)
+	resp, err := w.c.DescribeTaskQueue(ctx, directory, enumspb.TASK_QUEUE_TYPE_ACTIVITY)
 	a = directoryAnswer{at: time.Now(), err: err}
 	for _, p := range resp.GetPollers() {
 		if last := p.GetLastAccessTime(); last != nil && time.Since(last.AsTime()) > w.silence {
@@ -116,9 +121,16 @@ func (w *queueWatch) workers(ctx context.Context, platform string) ([]liveWorker
 		a.workers = append(a.workers, lw)
 	}
 	w.mu.Lock()
-	w.answers[platform] = a
+	w.answers[directory] = a
 	w.mu.Unlock()
 	return a.workers, a.err
+}
+
+// forget drops the cached answer about a directory queue.
+func (w *queueWatch) forget(directory string) {
+	w.mu.Lock()
+	delete(w.answers, directory)
+	w.mu.Unlock()
 }
 
 // served reports whether a live worker serves queue. A server that cannot
@@ -307,7 +319,7 @@ func WaitForWorkers(ctx context.Context, hostPort, namespace, platform string, n
 	w := newQueueWatch(c, 0, 0)
 	for {
 		w.mu.Lock()
-		delete(w.answers, platform)
+		delete(w.answers, directoryQueue(platform))
 		w.mu.Unlock()
 		ws, err := w.workers(ctx, platform)
 		if err == nil && len(ws) >= n {

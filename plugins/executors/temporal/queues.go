@@ -10,7 +10,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
-	"github.com/osbench/osbench/steps/toolchain"
+	"github.com/osbench/osbench/plugins/toolprobe"
 )
 
 // A step's queue is named by its platform and the fingerprint of the
@@ -58,6 +58,13 @@ func directoryQueue(platform string) string {
 	return "osbench-" + platform + "-workers"
 }
 
+// executorDirectoryQueue is the directory of the workers of one platform
+// and executor: where a client learns the facts to key that platform's
+// steps with when it cannot compute them itself (facts.go).
+func executorDirectoryQueue(platform, executor string) string {
+	return directoryQueue(platform) + "-" + executor
+}
+
 // ServedQueue is one queue a worker polls, with the fingerprint it is
 // named after.
 type ServedQueue struct {
@@ -72,6 +79,21 @@ type WorkerInfo struct {
 	Platform string        `json:"platform"`
 	Executor string        `json:"executor"`
 	Queues   []ServedQueue `json:"queues"`
+	// Facts are the facts its queues are named after, by run user ("" is
+	// the default user): what a client that cannot compute them itself (a
+	// Linux client keying steps for real Windows workers) keys the
+	// platform's steps with, so they reach these workers (facts.go).
+	Facts map[string]UserFacts `json:"facts,omitempty"`
+}
+
+// UserFacts are the facts of one run user on a worker.
+type UserFacts struct {
+	// Executor is the executor's fingerprint (Env["executor"]).
+	Executor string `json:"executor"`
+	// Tools are the tools' fingerprints of the toolchain steps (Env["tools"],
+	// toolprobe.KeyedTools) by language; a language without probes on the
+	// platform and executor (Go) has none.
+	Tools map[string]string `json:"tools,omitempty"`
 }
 
 // runUsers are the run users a manifest may ask for; each can give the
@@ -82,17 +104,23 @@ var runUsers = []string{"", "root"}
 // platform run with executor can have been keyed for, the way the
 // compiler computes it (pipeline/compile): the executor's fingerprint per run
 // user, and with it, for toolchain steps, the tools' fingerprint of each
-// language whose tools are probed (toolchain.KeyedTools, through the local
+// language whose tools are probed (toolprobe.KeyedTools, through the local
 // executor like the compiler's probes).
 func ServedQueues(ctx context.Context, platform, executor, stateDir string) ([]ServedQueue, error) {
+	served, _, err := servedQueues(ctx, platform, executor, stateDir)
+	return served, err
+}
+
+// servedQueues is ServedQueues with the facts the queues are named after.
+func servedQueues(ctx context.Context, platform, executor, stateDir string) ([]ServedQueue, map[string]UserFacts, error) {
 	ex, err := executors.New(executor, executors.Config{StateDir: stateDir})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	prober := ex
 	if executor != executors.LocalName {
 		if prober, err = executors.New(executors.LocalName, executors.Config{StateDir: stateDir}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	byQueue := map[string]ServedQueue{}
@@ -101,25 +129,29 @@ func ServedQueues(ctx context.Context, platform, executor, stateDir string) ([]S
 		q := Queue(platform, fp)
 		byQueue[q] = ServedQueue{Queue: q, Env: env, Fingerprint: fp}
 	}
+	facts := map[string]UserFacts{}
 	for _, user := range runUsers {
 		fp, err := ex.Fingerprint(ctx, user)
 		if err != nil {
-			return nil, fmt.Errorf("executor %s: fingerprint: %w", executor, err)
+			return nil, nil, fmt.Errorf("executor %s: fingerprint: %w", executor, err)
 		}
 		add(map[string]string{"executor": fp})
-		pr := toolchain.NewProber(prober, user)
-		for _, lang := range toolchain.ProbedLanguages(platform) {
-			if tools := pr.KeyedTools(ctx, lang, platform); tools != "" {
+		uf := UserFacts{Executor: fp, Tools: map[string]string{}}
+		pr := toolprobe.NewProber(prober, user)
+		for _, lang := range toolprobe.Languages(platform, executor) {
+			if tools := pr.KeyedTools(ctx, lang, platform, executor); tools != "" {
 				add(map[string]string{"executor": fp, "tools": tools})
+				uf.Tools[lang] = tools
 			}
 		}
+		facts[user] = uf
 	}
 	out := make([]ServedQueue, 0, len(byQueue))
 	for _, sq := range byQueue {
 		out = append(out, sq)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Queue < out[j].Queue })
-	return out, nil
+	return out, facts, nil
 }
 
 // A worker's poller on its directory queue is named by the worker's

@@ -1,6 +1,8 @@
 package temporal
 
 import (
+	"context"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -84,5 +86,34 @@ func TestExplainSaysWhatDiffers(t *testing.T) {
 				t.Errorf("%q names a fact that matches", got)
 			}
 		})
+	}
+}
+
+// A worker running windows natively (executor local) probes its native
+// tools: its toolchain queues and facts carry gcc's and cmake's versions,
+// never Wine's or the cross compiler's, which a real Windows machine has
+// not. (Run here on Linux, where the same commands answer.)
+func TestServedQueuesProbeTheExecutorsTools(t *testing.T) {
+	for _, tool := range []string{"gcc", "cmake"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	served, facts, err := servedQueues(context.Background(), "windows", "local", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := facts[""].Tools["c"]
+	if !strings.HasPrefix(c, "gcc -dumpfullversion: ") || !strings.Contains(c, "cmake --version: cmake version ") || strings.Contains(c, "wine") || strings.Contains(c, "mingw32") {
+		t.Errorf("c tools of a local windows worker: %q", c)
+	}
+	found := false
+	for _, sq := range served {
+		if sq.Env["tools"] == c && sq.Env["executor"] == facts[""].Executor {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no served queue carries the facts it publishes: %+v", served)
 	}
 }

@@ -52,7 +52,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 		host, _ := os.Hostname()
 		o.Identity = fmt.Sprintf("%s-%d-%s", o.Platform, os.Getpid(), host)
 	}
-	served, err := ServedQueues(ctx, o.Platform, o.Executor, o.ExecutorState)
+	served, facts, err := servedQueues(ctx, o.Platform, o.Executor, o.ExecutorState)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 	}
 	defer c.Close()
 	sw := &stepWorker{o: o, queues: map[string]bool{}}
-	sw.info = WorkerInfo{Identity: o.Identity, Platform: o.Platform, Executor: o.Executor, Queues: served}
+	sw.info = WorkerInfo{Identity: o.Identity, Platform: o.Platform, Executor: o.Executor, Queues: served, Facts: facts}
 	for _, sq := range served {
 		sw.queues[sq.Queue] = true
 	}
@@ -97,12 +97,16 @@ func RunWorker(ctx context.Context, o WorkerOptions) error {
 	}
 	// The directory: a describe costs nothing and must not wait behind
 	// the steps, so it has pollers of its own.
-	err = start(directoryQueue(o.Platform), worker.Options{Identity: directoryIdentity(o.Identity, served), MaxConcurrentActivityExecutionSize: 2}, func(w worker.Worker) {
-		w.RegisterActivityWithOptions(sw.describe, activity.RegisterOptions{Name: describeName})
-	})
-	if err != nil {
-		stopAll()
-		return err
+	// The platform's directory says who serves what; the executor's is
+	// where clients that cannot key its steps themselves learn the facts.
+	for _, q := range []string{directoryQueue(o.Platform), executorDirectoryQueue(o.Platform, o.Executor)} {
+		err = start(q, worker.Options{Identity: directoryIdentity(o.Identity, served), MaxConcurrentActivityExecutionSize: 2}, func(w worker.Worker) {
+			w.RegisterActivityWithOptions(sw.describe, activity.RegisterOptions{Name: describeName})
+		})
+		if err != nil {
+			stopAll()
+			return err
+		}
 	}
 	o.Log.Info().Int("queues", len(served)).Str("directory", directoryQueue(o.Platform)).Msg("worker polling")
 	<-ctx.Done()

@@ -80,12 +80,13 @@ func BuildWorkflow(ctx workflow.Context, p BuildParams) error {
 	if err != nil {
 		return err
 	}
-	// What the workers of a platform serve, for the client's diagnostic
-	// when a step's queue has none: one of them answers, promptly or not
-	// at all.
-	err = workflow.SetUpdateHandler(ctx, updateAsk, func(ctx workflow.Context, platform string) (WorkerInfo, error) {
+	// What the workers of a directory queue serve (a platform's, or a
+	// platform and executor's), for the client's diagnostic when a step's
+	// queue has none and for the facts it keys a platform's steps with:
+	// one of them answers, promptly or not at all.
+	err = workflow.SetUpdateHandler(ctx, updateAsk, func(ctx workflow.Context, directory string) (WorkerInfo, error) {
 		actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-			TaskQueue:              directoryQueue(platform),
+			TaskQueue:              directory,
 			ScheduleToStartTimeout: 10 * time.Second,
 			StartToCloseTimeout:    10 * time.Second,
 			RetryPolicy:            &sdktemporal.RetryPolicy{MaximumAttempts: 1},

@@ -40,8 +40,14 @@ var syntax = lang.Syntax{Preprocessor: true, CppRawStrings: true}
 
 // probes: the windows rows are the tools of the wine executor (cross
 // compilers and Wine itself); cmake drives the build on both platforms.
-// Nothing pins their versions, so they are keyed by what is installed.
+// A real Windows machine (executor local) builds with its native MinGW gcc
+// and CMake, and has no Wine. Nothing pins their versions, so they are
+// keyed by what is installed.
 var probes = map[string][]lang.Probe{
+	"windows/local": {
+		{Argv: []string{"gcc", "-dumpfullversion"}},
+		{Argv: []string{"cmake", "--version"}, FirstLine: true},
+	},
 	"linux": {
 		{Argv: []string{"gcc", "-dumpfullversion"}},
 		{Argv: []string{"cmake", "--version"}, FirstLine: true},

@@ -77,6 +77,12 @@ var Language = lang.Language{
 			// rustc and with the runtime's source.
 			{Argv: []string{"cat", "/usr/local/lib/osbench/rust-windows-gnu/stamp"}},
 		},
+		// A real Windows machine: its native rustc and cargo (whose
+		// target's standard library ships with rustc), no Wine.
+		"windows/local": {
+			{Argv: []string{"rustc", "--version"}},
+			{Argv: []string{"cargo", "--version"}},
+		},
 	},
 	// cargo test builds as it tests, and the cargo preset's test command is
 	// the check that matters; no separate default.

@@ -1,16 +1,16 @@
-package toolchain
+package toolprobe
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/osbench/osbench/plugins/lang"
-	"github.com/osbench/osbench/plugins/toolenv"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/toolenv"
 )
 
 // scriptedExecutor answers each command from a table keyed by its argv,
@@ -114,13 +114,13 @@ func TestFingerprintTools(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.language+"/"+tc.platform+"/"+tc.version+"/"+tc.want[:min(len(tc.want), 20)], func(t *testing.T) {
-			ps, ok := probesFor(tc.language, tc.platform)
+			ps, ok := For(tc.language, tc.platform, hostExecutor(tc.platform))
 			if !ok {
 				t.Fatalf("no probes for %s on %s", tc.language, tc.platform)
 			}
 			ex := &scriptedExecutor{answers: tc.answers}
 			base := executors.Cmd{Env: []string{"PATH=/usr/bin"}, User: "", WorkDir: t.TempDir()}
-			versions, err := probeTools(context.Background(), ex, base, ps, tc.version, nil)
+			versions, err := Run(context.Background(), ex, base, ps, tc.version, nil)
 			if tc.wantErr {
 				if err == nil || err.Error() != tc.want {
 					t.Fatalf("error = %v, want %q", err, tc.want)
@@ -130,11 +130,11 @@ func TestFingerprintTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := versions.lines(); got != tc.want {
+			if got := versions.Lines(); got != tc.want {
 				t.Errorf("fingerprint = %q, want %q", got, tc.want)
 			}
 			for _, cmd := range ex.ran {
-				if cmd.WorkDir != base.WorkDir || len(cmd.Env) != 1 || cmd.Timeout != probeTimeout {
+				if cmd.WorkDir != base.WorkDir || len(cmd.Env) != 1 || cmd.Timeout != Timeout {
 					t.Errorf("%v ran without the step's settings: %+v", cmd.Argv, cmd)
 				}
 			}
@@ -148,13 +148,13 @@ func TestProbesCoverEveryPlatformOfALanguage(t *testing.T) {
 			continue
 		}
 		for _, platform := range []string{"linux", "windows"} {
-			ps, ok := probesFor(language, platform)
+			ps, ok := For(language, platform, hostExecutor(platform))
 			if !ok || len(ps) == 0 {
 				t.Errorf("%s on %s: no probes", language, platform)
 			}
 		}
 	}
-	if _, ok := probesFor("go", "linux"); ok {
+	if _, ok := For("go", "linux", "local"); ok {
 		t.Error("go has probes, but its toolchain is pinned through GOTOOLCHAIN")
 	}
 }
@@ -179,11 +179,11 @@ func TestContainsWord(t *testing.T) {
 }
 
 func TestToolVersionsForms(t *testing.T) {
-	vs := toolVersions{{"gcc -dumpfullversion", "12.2.0"}, {"cmake --version", "cmake version 3.25.1"}}
+	vs := Versions{{"gcc -dumpfullversion", "12.2.0"}, {"cmake --version", "cmake version 3.25.1"}}
 	for _, tc := range []struct{ name, got, want string }{
-		{"lines", vs.lines(), "gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n"},
-		{"oneLine", vs.oneLine(), "gcc -dumpfullversion: 12.2.0; cmake --version: cmake version 3.25.1"},
-		{"summary", vs.summary(), "12.2.0, cmake version 3.25.1"},
+		{"lines", vs.Lines(), "gcc -dumpfullversion: 12.2.0\ncmake --version: cmake version 3.25.1\n"},
+		{"oneLine", vs.OneLine(), "gcc -dumpfullversion: 12.2.0; cmake --version: cmake version 3.25.1"},
+		{"summary", vs.Summary(), "12.2.0, cmake version 3.25.1"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s = %q, want %q", tc.name, tc.got, tc.want)
@@ -197,7 +197,7 @@ func TestToolVersionsForms(t *testing.T) {
 func TestProberIsOneLineFromTheRoot(t *testing.T) {
 	ex := &scriptedExecutor{answers: installed}
 	pr := NewProber(ex, "")
-	got, err := pr.Tools(context.Background(), "rust", "windows")
+	got, err := pr.Tools(context.Background(), "rust", "windows", "wine")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,13 +212,13 @@ func TestProberIsOneLineFromTheRoot(t *testing.T) {
 			t.Errorf("%v ran in %q with work dir %q", cmd.Argv, cmd.Dir, cmd.WorkDir)
 		}
 	}
-	if got, err := pr.Tools(context.Background(), "go", "linux"); got != "" || err != nil {
+	if got, err := pr.Tools(context.Background(), "go", "linux", "local"); got != "" || err != nil {
 		t.Errorf("Tools(go) = %q, %v; want nothing: Go is pinned by version", got, err)
 	}
 	// C on windows shares the cross compiler and Wine with Rust: only
 	// cmake is new.
 	before := len(ex.ran)
-	if _, err := pr.Tools(context.Background(), "c", "windows"); err != nil {
+	if _, err := pr.Tools(context.Background(), "c", "windows", "wine"); err != nil {
 		t.Fatal(err)
 	}
 	if ran := ex.ran[before:]; len(ran) != 1 || ran[0].Argv[0] != "cmake" {
@@ -230,17 +230,17 @@ func TestProberIsOneLineFromTheRoot(t *testing.T) {
 // local executor, where the tools are installed.
 func TestProbesOfThisMachine(t *testing.T) {
 	for _, language := range []string{"c", "rust"} {
-		ps, _ := probesFor(language, "linux")
+		ps, _ := For(language, "linux", "local")
 		for _, p := range ps {
-			if _, err := exec.LookPath(p.argv[0]); err != nil {
-				t.Skipf("%s not installed", p.argv[0])
+			if _, err := exec.LookPath(p.Argv[0]); err != nil {
+				t.Skipf("%s not installed", p.Argv[0])
 			}
 		}
 		ex, err := executors.New(executors.LocalName, executors.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		versions, err := probeTools(context.Background(), ex, executors.Cmd{
+		versions, err := Run(context.Background(), ex, executors.Cmd{
 			// As root: t.TempDir is not reachable by the unprivileged
 			// user, and a version query reads nothing of the work dir.
 			Env: []string{"PATH=" + toolenv.HostPath()}, WorkDir: t.TempDir(), User: executors.UserRoot,
@@ -249,7 +249,64 @@ func TestProbesOfThisMachine(t *testing.T) {
 			t.Fatalf("%s: %v", language, err)
 		}
 		if len(versions) != len(ps) {
-			t.Errorf("%s: %d versions for %d probes: %q", language, len(versions), len(ps), versions.lines())
+			t.Errorf("%s: %d versions for %d probes: %q", language, len(versions), len(ps), versions.Lines())
 		}
+	}
+}
+
+// hostExecutor is the executor that runs platform on this Linux host.
+func hostExecutor(platform string) string {
+	if platform == "windows" {
+		return executors.WineName
+	}
+	return executors.LocalName
+}
+
+// TestTheExecutorDecidesTheProbes: the windows platform is probed with
+// the wine executor's tools on a Linux host (cross compilers, Wine) and
+// with native ones on a real Windows machine (executor local), which has
+// no Wine to ask; the platform alone decides nothing.
+func TestTheExecutorDecidesTheProbes(t *testing.T) {
+	native := map[string]scriptedAnswer{
+		"gcc -dumpfullversion": {stdout: "13.2.0\n"},
+		"cmake --version":      {stdout: "cmake version 3.28.1\n"},
+		"rustc --version":      {stdout: "rustc 1.83.0\n"},
+		"cargo --version":      {stdout: "cargo 1.83.0\n"},
+		"dotnet --version":     {stdout: "8.0.404\n"},
+	}
+	for _, tc := range []struct {
+		language, platform, executor string
+		answers                      map[string]scriptedAnswer
+		want                         string
+	}{
+		{"c", "windows", "wine", installed, "x86_64-w64-mingw32-gcc -dumpversion: 12-win32; wine --version: wine-8.0 (Debian 8.0~repack-4); cmake --version: cmake version 3.25.1"},
+		{"c", "windows", "local", native, "gcc -dumpfullversion: 13.2.0; cmake --version: cmake version 3.28.1"},
+		{"cpp", "windows", "local", native, "gcc -dumpfullversion: 13.2.0; cmake --version: cmake version 3.28.1"},
+		{"rust", "windows", "local", native, "rustc --version: rustc 1.83.0; cargo --version: cargo 1.83.0"},
+		// The same on both executors: dotnet is dotnet.
+		{"csharp", "windows", "local", native, "dotnet --version: 8.0.404"},
+		// linux has one row, whatever runs it.
+		{"c", "linux", "local", installed, "gcc -dumpfullversion: 12.2.0; cmake --version: cmake version 3.25.1"},
+	} {
+		t.Run(tc.language+"/"+tc.platform+"/"+tc.executor, func(t *testing.T) {
+			ex := &scriptedExecutor{answers: tc.answers}
+			got, err := NewProber(ex, "").Tools(context.Background(), tc.language, tc.platform, tc.executor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("Tools = %q, want %q", got, tc.want)
+			}
+			for _, cmd := range ex.ran {
+				if tc.executor == "local" && tc.platform == "windows" && (cmd.Argv[0] == "wine" || strings.HasPrefix(cmd.Argv[0], "x86_64-w64-mingw32-")) {
+					t.Errorf("a real Windows machine was asked %v", cmd.Argv)
+				}
+			}
+		})
+	}
+	// Every language with windows probes has them on both executors: a
+	// worker of either serves toolchain queues for each.
+	if wine, local := Languages("windows", "wine"), Languages("windows", "local"); strings.Join(wine, ",") != strings.Join(local, ",") {
+		t.Errorf("languages probed on windows: wine %v, local %v", wine, local)
 	}
 }
