@@ -65,6 +65,9 @@ func (r *Registry) checkOne(name string) []error {
 		if l.CacheEnv == nil {
 			missing("package-cache variables", "Language.CacheEnv; an empty list says there are none")
 		}
+		if l.Evidence.Read == nil || l.Evidence.Version == "" {
+			missing("verify front end", "Language.Evidence: Read, which reads a file into an evidence.File, and its Version")
+		}
 	}
 	if _, ok := r.Verify(name); !ok {
 		missing("verify rules", "lang.AttachVerify, by plugins/verify or the language's package")

@@ -4,12 +4,13 @@
 // test files), the syntax its line classifier and lexers follow, its skip
 // styles, the tools whose versions its steps depend on, the default check
 // that a masked repository still builds, the notes a language model is
-// given about it and the package-cache variables its toolchains read. The
-// rule sets that need more than a table (the verifier's and the masker's
-// rules) are attached to the same entry by the packages that implement
-// them (AttachVerify, AttachMask), so the registry, and the conformance
-// suite in plugins/lang/langtest, can say of every language which part it
-// lacks.
+// given about it, the package-cache variables its toolchains read and its
+// verify front end (Evidence: the file read into plugins/lang/evidence's
+// File, which plugins/verify's language-neutral judge weighs). The rule
+// sets that need more than a table are attached to the same entry by the
+// packages that implement them (AttachVerify by plugins/verify, AttachMask
+// by the language's package), so the registry, and the conformance suite in
+// plugins/lang/langtest, can say of every language which part it lacks.
 //
 // Consumers never switch on a language name for these facts: diffcov,
 // verify, mask, the toolchain step and the task compiler all ask the
@@ -25,6 +26,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/osbench/osbench/plugins/lang/evidence"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -80,6 +82,24 @@ type Language struct {
 	// CacheEnv names the environment variables of the language's package
 	// caches (GOMODCACHE, CARGO_HOME, NUGET_PACKAGES); empty: none.
 	CacheEnv []string
+	// Evidence is the language's verify front end: what the rules
+	// verifier (plugins/verify) reads from a file of it before its
+	// language-neutral judge weighs the regions.
+	Evidence EvidenceReader
+}
+
+// EvidenceReader is a language's verify front end.
+type EvidenceReader struct {
+	// Read reads one file (path repo-relative and "/"-separated: Go's
+	// front end reads build tags from the file name) into its guards,
+	// facts, functions and calls. An error means the file is unusable (an
+	// unparsable Go file), never that it holds no platform code.
+	Read func(path string, src []byte) (*evidence.File, error)
+	// Version names the front end: it changes whenever what Read returns
+	// for some file can, and enters the language's verify rules version
+	// (plugins/verify), so a change reruns that language's verify steps
+	// and nothing else.
+	Version string
 }
 
 // Prompt is a language's material for the LM verifier and masker.

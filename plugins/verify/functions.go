@@ -20,24 +20,18 @@ type Function struct {
 // and what judged them agree on where a function begins and ends. An
 // unsupported language or an unparsable Go file is an error.
 func Functions(file string, src []byte) ([]Function, error) {
-	var (
-		m   *fileModel
-		err error
-	)
-	switch lang := LanguageOf(file); lang {
-	case LangGo:
-		m, err = readGo(file, src)
-	case LangC, LangCPP, LangRust, LangCSharp:
-		m = readBraced(lang, file, src)
-	default:
+	lang := LanguageOf(file)
+	read, ok := frontEnd(lang)
+	if !ok {
 		return nil, fmt.Errorf("functions of %s: unsupported language %q", file, lang)
 	}
+	m, err := read(file, src)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Function, 0, len(m.funcs))
-	for _, f := range m.funcs {
-		out = append(out, Function{Name: f.name, From: f.from, To: f.to})
+	out := make([]Function, 0, len(m.Funcs))
+	for _, f := range m.Funcs {
+		out = append(out, Function{Name: f.Name, From: f.From, To: f.To})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].From != out[j].From {

@@ -10,17 +10,29 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/lang/evidence"
 	"github.com/osbench/osbench/schemas"
 )
+
+// frontEnd returns the verify front end of a language of lang.Default.
+func frontEnd(name string) (func(string, []byte) (*evidence.File, error), bool) {
+	l, ok := lang.Lookup(name)
+	if !ok || l.Evidence.Read == nil {
+		return nil, false
+	}
+	return l.Evidence.Read, true
+}
 
 // RulesName is the registry name of the deterministic verifier.
 const RulesName = "rules"
 
-// Rules is the deterministic verifier. It reads each file with a front end
-// for its language (go/parser for Go, a comment- and string-aware scanner
-// for C, C++, Rust and C#) into guards (platform conditions and the lines
-// they cover) and evidence (OS-specific names and literals, by line), then
-// judges each region with one language-neutral rule:
+// Rules is the deterministic verifier. It reads each file with its
+// language's front end (lang.Language.Evidence: go/parser for Go,
+// plugins/lang/braced's scanner for C, C++, Rust and C#) into guards
+// (platform conditions and the lines they cover) and facts (OS-specific
+// names and literals, by line) — an evidence.File — then judges each
+// region with one language-neutral rule:
 //
 //  1. Evidence in the region's lines, and in the conditions guarding them,
 //     is summed per label. When any of encoding, path, api or
@@ -46,31 +58,24 @@ func (Rules) Verify(ctx context.Context, in Input) ([]schemas.Verdict, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	lang := in.Language
-	if lang == "" {
-		lang = LanguageOf(in.Path)
+	name := in.Language
+	if name == "" {
+		name = LanguageOf(in.Path)
 	}
-	var (
-		m   *fileModel
-		err error
-	)
-	switch lang {
-	case LangGo:
-		m, err = readGo(in.Path, in.Source)
-	case LangC, LangCPP, LangRust, LangCSharp:
-		m = readBraced(lang, in.Path, in.Source)
-	default:
+	read, ok := frontEnd(name)
+	if !ok {
 		return nil, fmt.Errorf("verify %s: unsupported language %q", in.Path, in.Language)
 	}
+	m, err := read(in.Path, in.Source)
 	if err != nil {
 		return nil, err
 	}
-	m.inheritGuards()
+	inheritGuards(m)
 	verdicts := make([]schemas.Verdict, 0, len(in.Regions))
 	for i, r := range in.Regions {
-		if r.Start < 1 || r.End < r.Start || r.End > m.lines {
+		if r.Start < 1 || r.End < r.Start || r.End > m.Lines {
 			return nil, fmt.Errorf("verify %s: region %d (lines %d-%d) is outside the file's %d lines",
-				in.Path, i, r.Start, r.End, m.lines)
+				in.Path, i, r.Start, r.End, m.Lines)
 		}
 		verdicts = append(verdicts, judge(in, m, r))
 	}
@@ -81,22 +86,22 @@ func (Rules) Verify(ctx context.Context, in Input) ([]schemas.Verdict, error) {
 // specific first.
 var specificLabels = []string{schemas.LabelEncoding, schemas.LabelPath, schemas.LabelAPI, schemas.LabelOtherFeature}
 
-func judge(in Input, m *fileModel, r schemas.Region) schemas.Verdict {
+func judge(in Input, m *evidence.File, r schemas.Region) schemas.Verdict {
 	lines := regionLines(r)
-	guards := append([]guard(nil), m.fileGuards...)
+	guards := append([]evidence.Guard(nil), m.FileGuards...)
 	for _, l := range lines {
-		guards = append(guards, m.guardsAt(l)...)
+		guards = append(guards, m.GuardsAt(l)...)
 	}
 	if len(guards) == 0 && !r.SourceCompiled {
-		guards = append(guards, guard{text: "the file is not compiled on " + osName(in.SourceOS), strength: 0.6})
+		guards = append(guards, evidence.Guard{Text: "the file is not compiled on " + osName(in.SourceOS), Strength: 0.6})
 	}
 	guards = dedupeGuards(guards)
 
-	fn, hasFn := m.funcAt(r.Start)
+	fn, hasFn := m.FuncAt(r.Start)
 	found := evidenceOn(m, lines, guards)
 	guarded := len(guards) > 0
 	for _, e := range found {
-		if e.label == schemas.LabelConditional {
+		if e.Label == schemas.LabelConditional {
 			guarded = true
 		}
 	}
@@ -104,16 +109,16 @@ func judge(in Input, m *fileModel, r schemas.Region) schemas.Verdict {
 		found = withoutPortable(found)
 	}
 	if guarded {
-		names := []string{fn.name}
+		names := []string{fn.Name}
 		for _, g := range guards {
-			names = append(names, g.via)
+			names = append(names, g.Via)
 		}
 		found = append(found, nameHints(names)...)
 	}
 
 	score := map[string]float64{}
 	for _, e := range found {
-		score[e.label] += e.weight
+		score[e.Label] += e.Weight
 	}
 	label := ""
 	for _, l := range specificLabels {
@@ -130,16 +135,16 @@ func judge(in Input, m *fileModel, r schemas.Region) schemas.Verdict {
 		if guarded {
 			v.Confidence += 0.15
 		}
-		v.FeatureGroup = strongest(found, label).group
+		v.FeatureGroup = strongest(found, label).Group
 	case guarded:
 		v.Label = schemas.LabelConditional
 		v.Confidence = 0.5
 		for _, g := range guards {
-			v.Confidence = math.Max(v.Confidence, g.strength)
+			v.Confidence = math.Max(v.Confidence, g.Strength)
 		}
 		for _, e := range found {
-			if e.label == schemas.LabelConditional {
-				v.Confidence = math.Max(v.Confidence, e.weight)
+			if e.Label == schemas.LabelConditional {
+				v.Confidence = math.Max(v.Confidence, e.Weight)
 			}
 		}
 	default:
@@ -154,11 +159,11 @@ func judge(in Input, m *fileModel, r schemas.Region) schemas.Verdict {
 	return v
 }
 
-// withoutPortable drops evidence that every OS has (evidence.portable).
-func withoutPortable(found []evidence) []evidence {
+// withoutPortable drops facts that every OS has (evidence.Fact.Portable).
+func withoutPortable(found []evidence.Fact) []evidence.Fact {
 	kept := found[:0:0]
 	for _, e := range found {
-		if !e.portable {
+		if !e.Portable {
 			kept = append(kept, e)
 		}
 	}
@@ -185,19 +190,19 @@ func regionLines(r schemas.Region) []int {
 // evidenceOn collects the evidence on the region's lines and on the lines
 // of the conditions that guard them (`if filepath.Separator == '\\'` says
 // the guarded code is about separators).
-func evidenceOn(m *fileModel, lines []int, guards []guard) []evidence {
+func evidenceOn(m *evidence.File, lines []int, guards []evidence.Guard) []evidence.Fact {
 	want := map[int]bool{}
 	for _, l := range lines {
 		want[l] = true
 	}
 	for _, g := range guards {
-		if g.line > 0 {
-			want[g.line] = true
+		if g.Line > 0 {
+			want[g.Line] = true
 		}
 	}
-	var out []evidence
-	for _, e := range m.evidence {
-		if want[e.line] {
+	var out []evidence.Fact
+	for _, e := range m.Facts {
+		if want[e.Line] {
 			out = append(out, e)
 		}
 	}
@@ -215,8 +220,8 @@ var hintPatterns = []struct {
 	{schemas.LabelAPI, regexp.MustCompile(`(^|_)(hidden|attributes?|attrs|permissions?|read_only|readonly|writable|permits_write|stat|owner)(_|$)`)},
 }
 
-func nameHints(names []string) []evidence {
-	var out []evidence
+func nameHints(names []string) []evidence.Fact {
+	var out []evidence.Fact
 	for _, n := range names {
 		s := snakeCase(n)
 		if s == "" {
@@ -224,7 +229,7 @@ func nameHints(names []string) []evidence {
 		}
 		for _, h := range hintPatterns {
 			if h.re.MatchString(s) {
-				out = append(out, evidence{label: h.label, group: s, what: "the name " + n, weight: 0.3})
+				out = append(out, evidence.Fact{Label: h.label, Group: s, What: "the name " + n, Weight: 0.3})
 			}
 		}
 	}
@@ -232,24 +237,24 @@ func nameHints(names []string) []evidence {
 }
 
 // strongest returns the heaviest evidence for label, the earliest on ties.
-func strongest(found []evidence, label string) evidence {
-	var best evidence
+func strongest(found []evidence.Fact, label string) evidence.Fact {
+	var best evidence.Fact
 	for _, e := range found {
-		if e.label == label && e.weight > best.weight {
+		if e.Label == label && e.Weight > best.Weight {
 			best = e
 		}
 	}
 	return best
 }
 
-func functionalArea(file string, fn funcSpan, hasFn bool) string {
+func functionalArea(file string, fn evidence.Func, hasFn bool) string {
 	if !hasFn {
 		return "file-level declarations of " + path.Base(file)
 	}
-	if d := docSummary(fn.doc, fn.name); d != "" {
-		return d + " (" + fn.name + ")"
+	if d := docSummary(fn.Doc, fn.Name); d != "" {
+		return d + " (" + fn.Name + ")"
 	}
-	return strings.ReplaceAll(snakeCase(fn.name), "_", " ") + " (" + fn.name + ")"
+	return strings.ReplaceAll(snakeCase(fn.Name), "_", " ") + " (" + fn.Name + ")"
 }
 
 // docSummary shortens a doc comment to its first sentence, without the
@@ -272,9 +277,9 @@ func docSummary(doc, name string) string {
 	return strings.Join(words, " ")
 }
 
-func fallbackGroup(file string, fn funcSpan, hasFn bool) string {
+func fallbackGroup(file string, fn evidence.Func, hasFn bool) string {
 	if hasFn {
-		if s := snakeCase(fn.name); s != "" {
+		if s := snakeCase(fn.Name); s != "" {
 			return s
 		}
 	}
@@ -321,11 +326,11 @@ func osName(os string) string {
 	return os
 }
 
-func explain(in Input, r schemas.Region, label string, fn funcSpan, hasFn bool, guards []guard, found []evidence) string {
+func explain(in Input, r schemas.Region, label string, fn evidence.Func, hasFn bool, guards []evidence.Guard, found []evidence.Fact) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "lines %d-%d", r.Start, r.End)
 	if hasFn {
-		fmt.Fprintf(&b, " of %s", fn.name)
+		fmt.Fprintf(&b, " of %s", fn.Name)
 	}
 	if in.TargetOS != "" {
 		fmt.Fprintf(&b, " run on %s only", in.TargetOS)
@@ -337,12 +342,12 @@ func explain(in Input, r schemas.Region, label string, fn funcSpan, hasFn bool, 
 	if len(guards) > 0 {
 		var parts []string
 		for _, g := range guards {
-			p := g.text
-			if g.line > 0 {
-				p = fmt.Sprintf("%s (line %d)", p, g.line)
+			p := g.Text
+			if g.Line > 0 {
+				p = fmt.Sprintf("%s (line %d)", p, g.Line)
 			}
-			if g.via != "" {
-				p += " through its caller " + g.via
+			if g.Via != "" {
+				p += " through its caller " + g.Via
 			}
 			parts = append(parts, p)
 		}
@@ -350,14 +355,14 @@ func explain(in Input, r schemas.Region, label string, fn funcSpan, hasFn bool, 
 	}
 	var whats []string
 	seen := map[string]bool{}
-	sorted := append([]evidence(nil), found...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].weight > sorted[j].weight })
+	sorted := append([]evidence.Fact(nil), found...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Weight > sorted[j].Weight })
 	for _, e := range sorted {
-		if e.label != label || seen[e.what] {
+		if e.Label != label || seen[e.What] {
 			continue
 		}
-		seen[e.what] = true
-		whats = append(whats, e.what)
+		seen[e.What] = true
+		whats = append(whats, e.What)
 		if len(whats) == 4 {
 			break
 		}

@@ -10,6 +10,13 @@
 // C# OperatingSystem checks) and the OS-specific names and literals in the
 // region, and never consults a model, the clock or the environment.
 //
+// What a file says is read by its language's front end, which its
+// package under plugins/lang registers (lang.Language.Evidence) and which
+// fills a plugins/lang/evidence File; this package holds only the
+// language-neutral judge of such a file, the registry of verifiers and
+// the rule sets it attaches to every language (lang.AttachVerify). The
+// LM verifier is plugins/lm's.
+//
 // Usage:
 //
 //	v, _ := verify.Lookup("rules")
@@ -67,17 +74,36 @@ func Names() []string { return verifiers.Names() }
 
 func init() {
 	Register(RulesName, Rules{})
-	for _, l := range []string{LangGo, LangC, LangCPP, LangRust, LangCSharp} {
+	// Every language the binary holds gets the judge; one without a front
+	// end fails lang's Check ("no verify front end"), not here.
+	for _, l := range lang.Names() {
 		lang.AttachVerify(l, languageRules{lang: l})
 	}
 }
 
-// languageRules is Rules for one language, as plugins/lang sees it: the Go
-// front end (go/parser) for Go, the brace scanner for the others.
+// judgeVersion names the language-neutral judge (rules.go, model.go): it
+// changes whenever a verdict can for the same evidence.File.
+const judgeVersion = "1"
+
+// languageRules is Rules for one language, as plugins/lang sees it: the
+// language's front end and the judge.
 type languageRules struct{ lang string }
 
-// Version names the rules; it changes whenever a verdict of the language can.
-func (languageRules) Version() string { return "1" }
+// Version names the rules; it changes whenever a verdict of the language
+// can: with the judge (every language) or the language's front end (that
+// language only). While the judge is at "1" it is the front end's version
+// alone, so the keys made before front ends had versions stay what they
+// were (lang.VerifyRulesKey leaves out a language at "1").
+func (r languageRules) Version() string {
+	front := ""
+	if l, ok := lang.Lookup(r.lang); ok {
+		front = l.Evidence.Version
+	}
+	if judgeVersion == "1" {
+		return front
+	}
+	return judgeVersion + "+" + front
+}
 
 // Verify implements lang.VerifyRules.
 func (r languageRules) Verify(ctx context.Context, in Input) ([]schemas.Verdict, error) {

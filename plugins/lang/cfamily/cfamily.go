@@ -23,7 +23,9 @@
 // statement of a function whose whole body another region masks) give
 // way to the outer one.
 //
-// Their verify rules are plugins/verify's brace scanner, attached there.
+// Their verify front ends (verify.go: ReadC, ReadCPP) are
+// plugins/lang/braced's brace scanner with the preprocessor's platform
+// macros as guards and Win32 and POSIX names as facts.
 package cfamily
 
 import (
@@ -98,6 +100,7 @@ var C = lang.Language{
 - Keep every function signature; a function covered whole gets a placeholder body.`,
 	},
 	CacheEnv: []string{},
+	Evidence: lang.EvidenceReader{Read: ReadC, Version: "1"},
 }
 
 // CPP is C++ as registered.
@@ -120,6 +123,7 @@ var CPP = lang.Language{
 - Keep every function signature; a function covered whole gets a placeholder body.`,
 	},
 	CacheEnv: []string{},
+	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "1"},
 }
 
 func init() {

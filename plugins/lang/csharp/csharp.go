@@ -4,8 +4,10 @@
 // RuntimeInformation.IsOSPlatform branches, [SupportedOSPlatform] members,
 // #if WINDOWS-style branches) and the default build check of a masked
 // repository, which compiles its non-test C# with Debian's Mono compiler
-// (mcs) when the project is plain C#. Its verify rules are plugins/verify's
-// brace scanner, attached there.
+// (mcs) when the project is plain C#. Its verify front end (verify.go:
+// ReadEvidence) is plugins/lang/braced's brace scanner with #if WINDOWS
+// symbols, [SupportedOSPlatform] attributes and OperatingSystem.Is*
+// conditions as guards.
 //
 // What runs on a Linux machine without the .NET SDK: verification,
 // masking and the mcs compile check. What needs a .NET worker (the dotnet
@@ -21,7 +23,7 @@ var Language = lang.Language{
 	Extensions: []string{".cs"},
 	// Pascal case: "Contest.cs" is not a test file.
 	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "Tests", "Test") },
-	Syntax:     lang.Syntax{Preprocessor: true, CSharpLiterals: true},
+	Syntax:     syntax,
 	// dotnet test's --filter is not a skip flag osbench can spell.
 	SkipStyles: []lang.SkipStyle{},
 	Probes: map[string][]lang.Probe{
@@ -40,9 +42,14 @@ var Language = lang.Language{
 	},
 	// The dotnet preset points NuGet at a directory of the work tree.
 	CacheEnv: []string{"NUGET_PACKAGES", "DOTNET_CLI_HOME"},
+	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
 }
 
 func init() {
 	lang.Register(Language)
 	lang.AttachMask(lang.CSharp, MaskRules{})
 }
+
+// syntax is how C# writes comments and literals: the preprocessor,
+// @"…" verbatim and """…""" raw strings.
+var syntax = lang.Syntax{Preprocessor: true, CSharpLiterals: true}

@@ -1,6 +1,6 @@
 // Package golang is Go for osbench: its files, test-file rule, syntax,
-// skip style, default build check and LM prompt material, and its rules
-// masker (MaskRules, go/parser):
+// skip style, default build check and LM prompt material, its verify front
+// end and its rules masker (MaskRules, go/parser):
 //
 // A function only the target compiles (no region
 // touching it is SourceCompiled) loses its whole body as soon as a
@@ -23,7 +23,10 @@
 // hung, and what crashes on the neutral error is code that panics on
 // any error (a test's if err != nil { panic(err) }).
 //
-// Its verify rules are plugins/verify's Go front end, attached there.
+// Its verify front end (ReadEvidence, verify.go) reads a file with
+// go/parser into the guards (build tags, file suffixes, runtime.GOOS and
+// separator tests) and facts (OS-specific selectors in verify_tables.go,
+// telling literals) that plugins/verify's judge weighs.
 package golang
 
 import (
@@ -60,6 +63,7 @@ var Language = lang.Language{
 	},
 	// steps/checkout points these at osbench's own module cache.
 	CacheEnv: []string{"GOMODCACHE", "GOFLAGS"},
+	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
 }
 
 func init() {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/osbench/osbench/plugins/lang"
 	_ "github.com/osbench/osbench/plugins/mask"   // Go, C, C++ and Rust mask rules
-	_ "github.com/osbench/osbench/plugins/verify" // every language's verify rules
+	_ "github.com/osbench/osbench/plugins/verify" // the judge, attached to every language
 )
 
 // fixtureDirs are where each language keeps its conformance fixtures.
@@ -45,7 +45,11 @@ func without(name, part string) *lang.Registry {
 	r := lang.NewRegistry()
 	for _, n := range lang.Names() {
 		if l, ok := lang.Lookup(n); ok && !(n == name && part == "language") {
-			r.Register(*l)
+			copied := *l
+			if n == name && part == "front end" {
+				copied.Evidence = lang.EvidenceReader{}
+			}
+			r.Register(copied)
 		}
 		if v, ok := lang.Default.Verify(n); ok && !(n == name && part == "verify") {
 			r.AttachVerify(n, v)
@@ -64,6 +68,8 @@ func TestHalfAddedLanguageNamesWhatIsMissing(t *testing.T) {
 		{lang.CSharp, "mask", `language "csharp": no mask rules (lang.AttachMask`},
 		{lang.Rust, "mask", `language "rust": no mask rules`},
 		{lang.Go, "verify", `language "go": no verify rules (lang.AttachVerify`},
+		{lang.Rust, "front end", `language "rust": no verify front end (Language.Evidence`},
+		{lang.C, "front end", `language "c": no verify front end (Language.Evidence`},
 		{lang.CPP, "language", `language "cpp": no Language (a package under plugins/lang registers it`},
 	}
 	for _, c := range cases {
@@ -81,10 +87,10 @@ func TestHalfAddedLanguageNamesWhatIsMissing(t *testing.T) {
 	r := lang.NewRegistry()
 	l, _ := lang.Lookup(lang.CSharp)
 	half := *l
-	half.Probes, half.Prompt = nil, lang.Prompt{}
+	half.Probes, half.Prompt, half.Evidence = nil, lang.Prompt{}, lang.EvidenceReader{}
 	r.Register(half)
 	msg := r.Check().Error()
-	for _, want := range []string{"no toolchain probes for linux", "no toolchain probes for windows", "no LM prompt material", "no verify rules", "no mask rules"} {
+	for _, want := range []string{"no toolchain probes for linux", "no toolchain probes for windows", "no LM prompt material", "no verify rules", "no mask rules", "no verify front end"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("Check of a half C# = %q, want it to say %q", msg, want)
 		}

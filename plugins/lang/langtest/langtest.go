@@ -7,7 +7,8 @@
 // plugins/lang/<package>/testdata/conformance/ (one directory per language
 // for a package of several, named after the language). A line holding the
 // marker "osbench:target" is target-platform code: each run of marked
-// lines is one region, which the language's verify rules must find
+// lines is one region, in which the language's verify front end must find
+// a function and a guard or fact, which its verify rules must find
 // platform-specific and its mask rules must mask. A file whose name the
 // language's test-file rule accepts is a test fixture: it must hold no
 // marker, and IsTestFile must say so.
@@ -138,6 +139,32 @@ func runSource(t *testing.T, r *lang.Registry, name string, f Fixture) {
 	}
 	if comments == 0 {
 		t.Errorf("ClassifyLines: no comment line found; the fixture has one")
+	}
+
+	// The verify front end: the file's lines, and a function and a guard
+	// or fact on every region.
+	l, _ := r.Lookup(name)
+	model, err := l.Evidence.Read(f.Path, f.Source)
+	if err != nil {
+		t.Fatalf("verify front end: %v", err)
+	}
+	if want := bytes.Count(f.Source, []byte("\n")); model.Lines != want {
+		t.Errorf("verify front end: %d lines, want %d", model.Lines, want)
+	}
+	for _, reg := range f.Regions {
+		if _, ok := model.FuncAt(reg.Start); !ok {
+			t.Errorf("verify front end: no function around line %d", reg.Start)
+		}
+		found := len(model.FileGuards) > 0
+		for l := reg.Start; l <= reg.End; l++ {
+			found = found || len(model.GuardsAt(l)) > 0
+			for _, fact := range model.Facts {
+				found = found || fact.Line == l
+			}
+		}
+		if !found {
+			t.Errorf("verify front end: no guard and no fact on lines %d-%d", reg.Start, reg.End)
+		}
 	}
 
 	v, _ := r.Verify(name)

@@ -20,7 +20,9 @@
 // (coarse.go). Test code (#[test] functions, #[cfg(test)] modules)
 // is never masked.
 //
-// Its verify rules are plugins/verify's brace scanner, attached there; the
+// Its verify front end (verify.go: ReadEvidence) is plugins/lang/braced's
+// brace scanner with #[cfg] attributes and cfg! conditions as guards and
+// the OS extension traits and native crates as facts; the
 // character-versus-lifetime rule all the lexers share is lang.RustChar.
 package rust
 
@@ -36,7 +38,7 @@ var Language = lang.Language{
 	Name:       lang.Rust,
 	Extensions: []string{".rs"},
 	IsTestName: func(base string) bool { return lang.StemHasSuffix(base, "_test", "_tests") },
-	Syntax:     lang.Syntax{NestedComments: true, RustLiterals: true},
+	Syntax:     syntax,
 	SkipStyles: []lang.SkipStyle{{Name: "libtest", Args: func(entries []string) []string {
 		args := make([]string, 0, 2*len(entries))
 		for _, t := range entries {
@@ -98,9 +100,15 @@ var Language = lang.Language{
 	},
 	// steps/checkout resolves crates with osbench's own CARGO_HOME.
 	CacheEnv: []string{"CARGO_HOME"},
+	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
 }
 
 func init() {
 	lang.Register(Language)
 	lang.AttachMask(lang.Rust, MaskRules{})
 }
+
+// syntax is how Rust writes comments and literals: nested block comments,
+// raw strings, strings spanning lines, and characters as opposed to
+// lifetimes.
+var syntax = lang.Syntax{NestedComments: true, RustLiterals: true}

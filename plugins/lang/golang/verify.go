@@ -1,4 +1,4 @@
-package verify
+package golang
 
 import (
 	"fmt"
@@ -11,84 +11,27 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/lang/evidence"
 	"github.com/osbench/osbench/schemas"
 )
 
-// goosNames are the GOOS values and the OS families used in build tags and
-// file-name suffixes ("unix" and "bsd" are conventions, not GOOS values,
-// but real repositories use them in file names).
-var goosNames = map[string]bool{
-	"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true,
-	"hurd": true, "illumos": true, "ios": true, "js": true, "linux": true, "netbsd": true,
-	"openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true,
-	"zos": true, "unix": true, "bsd": true, "posix": true,
-}
-
-// goSelectors maps "importpath.Name" (or "importpath.*") to evidence.
-var goSelectors = map[string]evidence{
-	"runtime.GOOS":                        {label: schemas.LabelConditional, group: "platform_switch", weight: 0.85},
-	"path/filepath.Separator":             {label: schemas.LabelPath, group: "path_separators", weight: 1},
-	"path/filepath.ListSeparator":         {label: schemas.LabelPath, group: "path_lists", weight: 1},
-	"os.PathSeparator":                    {label: schemas.LabelPath, group: "path_separators", weight: 1},
-	"os.PathListSeparator":                {label: schemas.LabelPath, group: "path_lists", weight: 1},
-	"path/filepath.VolumeName":            {label: schemas.LabelPath, group: "drive_letters", weight: 1},
-	"os.UserHomeDir":                      {label: schemas.LabelPath, group: "home_dir", weight: 1},
-	"os.UserConfigDir":                    {label: schemas.LabelPath, group: "config_dir", weight: 1},
-	"os.UserCacheDir":                     {label: schemas.LabelPath, group: "cache_dir", weight: 1},
-	"os.TempDir":                          {label: schemas.LabelPath, group: "temp_dir", weight: 0.8},
-	"unicode/utf16.*":                     {label: schemas.LabelEncoding, group: "utf16_strings", weight: 1},
-	"syscall.UTF16FromString":             {label: schemas.LabelEncoding, group: "utf16_strings", weight: 0.5},
-	"syscall.UTF16PtrFromString":          {label: schemas.LabelEncoding, group: "utf16_strings", weight: 0.5},
-	"syscall.UTF16ToString":               {label: schemas.LabelEncoding, group: "utf16_strings", weight: 0.5},
-	"syscall.Getenv":                      {label: schemas.LabelAPI, group: "environment", weight: 0.3},
-	"syscall.GetFileAttributes":           {label: schemas.LabelAPI, group: "file_attributes", weight: 1},
-	"syscall.SetFileAttributes":           {label: schemas.LabelAPI, group: "file_attributes", weight: 1},
-	"syscall.FILE_ATTRIBUTE_HIDDEN":       {label: schemas.LabelAPI, group: "file_attributes", weight: 1},
-	"syscall.FILE_ATTRIBUTE_READONLY":     {label: schemas.LabelAPI, group: "file_attributes", weight: 1},
-	"syscall.Stat":                        {label: schemas.LabelAPI, group: "file_metadata", weight: 1},
-	"syscall.Stat_t":                      {label: schemas.LabelAPI, group: "file_metadata", weight: 1},
-	"syscall.Getuid":                      {label: schemas.LabelAPI, group: "file_permissions", weight: 1},
-	"syscall.Getgid":                      {label: schemas.LabelAPI, group: "file_permissions", weight: 1},
-	"syscall.Getgroups":                   {label: schemas.LabelAPI, group: "file_permissions", weight: 1},
-	"syscall.ENOSYS":                      {label: schemas.LabelOtherFeature, group: "unsupported_fallback", weight: 1},
-	"syscall.ENOTSUP":                     {label: schemas.LabelOtherFeature, group: "unsupported_fallback", weight: 1},
-	"syscall.EOPNOTSUPP":                  {label: schemas.LabelOtherFeature, group: "unsupported_fallback", weight: 1},
-	"syscall.*":                           {label: schemas.LabelAPI, group: "syscalls", weight: 0.7},
-	"golang.org/x/sys/unix.*":             {label: schemas.LabelAPI, group: "syscalls", weight: 1},
-	"golang.org/x/sys/windows.*":          {label: schemas.LabelAPI, group: "win32_api", weight: 1},
-	"golang.org/x/sys/windows/registry.*": {label: schemas.LabelAPI, group: "registry", weight: 1},
-	"os/user.*":                           {label: schemas.LabelAPI, group: "user_accounts", weight: 1},
-	"errors.ErrUnsupported":               {label: schemas.LabelOtherFeature, group: "unsupported_fallback", weight: 1},
-	"golang.org/x/text/encoding/*":        {label: schemas.LabelEncoding, group: "code_pages", weight: 1},
-}
-
-// goPlatformTests are the selectors whose presence in a condition makes it
-// a platform test.
-var goPlatformTests = map[string]bool{
-	"runtime.GOOS": true, "path/filepath.Separator": true, "path/filepath.ListSeparator": true,
-	"os.PathSeparator": true, "os.PathListSeparator": true,
-}
-
-// goPortableSyscall matches the syscall names every GOOS defines: the
-// errno constants (Windows has invented values for them) and the signals.
-var goPortableSyscall = regexp.MustCompile(`^(E[A-Z0-9]+|SIG[A-Z0-9]+|Errno|Signal)$`)
-
 var goSuffix = regexp.MustCompile(`_([a-z0-9]+)(?:_([a-z0-9]+))?(?:_test)?\.go$`)
 
-// readGo reads a Go file with go/parser: build constraints and file-name
-// suffixes guard the whole file; if/else and switch statements on
-// runtime.GOOS or the path separators guard their branches; selectors and
-// literals are the evidence.
-func readGo(file string, src []byte) (*fileModel, error) {
+// ReadEvidence is Go's verify front end (Language.Evidence): it reads a Go
+// file with go/parser. Build constraints and file-name suffixes guard the
+// whole file; if/else and switch statements on runtime.GOOS or the path
+// separators guard their branches; selectors of OS-specific packages and
+// names (verify_tables.go) and telling literals are the facts.
+func ReadEvidence(file string, src []byte) (*evidence.File, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", file, err)
 	}
-	m := &fileModel{lines: countLines(src)}
+	m := &evidence.File{Lines: evidence.CountLines(src)}
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 
-	m.fileGuards = goFileGuards(file, f, line)
+	m.FileGuards = goFileGuards(file, f, line)
 	consts := goConstEvidence(f, line)
 	imports := goImports(f)
 	resolve := func(e ast.Expr) string { return goSelectorKey(e, imports) }
@@ -97,12 +40,12 @@ func readGo(file string, src []byte) (*fileModel, error) {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
 			if n.Body != nil {
-				m.funcs = append(m.funcs, funcSpan{name: goFuncName(n), doc: n.Doc.Text(),
-					from: line(n.Pos()), to: line(n.End())})
+				m.Funcs = append(m.Funcs, evidence.Func{Name: goFuncName(n), Doc: n.Doc.Text(),
+					From: line(n.Pos()), To: line(n.End())})
 			}
 		case *ast.CallExpr:
 			if id, ok := n.Fun.(*ast.Ident); ok {
-				m.calls = append(m.calls, callSite{callee: id.Name, line: line(n.Pos())})
+				m.Calls = append(m.Calls, evidence.Call{Callee: id.Name, Line: line(n.Pos())})
 			}
 		case *ast.IfStmt:
 			// A capability probe (errors.Is(err, errors.ErrUnsupported))
@@ -110,11 +53,11 @@ func readGo(file string, src []byte) (*fileModel, error) {
 			if goIsPlatformTest(n.Cond, resolve) || goIsProbe(n.Cond, resolve) {
 				cond := goText(src, fset, n.Cond)
 				key := fmt.Sprintf("if:%d", line(n.Pos()))
-				m.spans = append(m.spans, guardSpan{from: line(n.Body.Lbrace), to: line(n.Body.Rbrace),
-					guard: guard{line: line(n.Cond.Pos()), text: cond, cond: key, strength: 0.85}})
+				m.Spans = append(m.Spans, evidence.GuardSpan{From: line(n.Body.Lbrace), To: line(n.Body.Rbrace),
+					Guard: evidence.Guard{Line: line(n.Cond.Pos()), Text: cond, Cond: key, Strength: 0.85}})
 				if n.Else != nil {
-					m.spans = append(m.spans, guardSpan{from: line(n.Else.Pos()), to: line(n.Else.End()),
-						guard: guard{line: line(n.Cond.Pos()), text: "else of " + cond, cond: key, strength: 0.8}})
+					m.Spans = append(m.Spans, evidence.GuardSpan{From: line(n.Else.Pos()), To: line(n.Else.End()),
+						Guard: evidence.Guard{Line: line(n.Cond.Pos()), Text: "else of " + cond, Cond: key, Strength: 0.8}})
 				}
 			}
 		case *ast.BlockStmt:
@@ -124,20 +67,20 @@ func readGo(file string, src []byte) (*fileModel, error) {
 		case *ast.SelectorExpr:
 			key := resolve(n)
 			if e, ok := lookupSelector(key); ok {
-				e.line, e.what = line(n.Pos()), goText(src, fset, n)
-				m.evidence = append(m.evidence, e)
+				e.Line, e.What = line(n.Pos()), goText(src, fset, n)
+				m.Facts = append(m.Facts, e)
 			}
 		case *ast.Ident:
 			for _, e := range consts[n.Name] {
-				if line(n.Pos()) != e.line {
-					e.line, e.what = line(n.Pos()), n.Name+" (= "+e.what+")"
-					m.evidence = append(m.evidence, e)
+				if line(n.Pos()) != e.Line {
+					e.Line, e.What = line(n.Pos()), n.Name+" (= "+e.What+")"
+					m.Facts = append(m.Facts, e)
 				}
 			}
 		case *ast.BasicLit:
 			for _, e := range goLiteralEvidence(n) {
-				e.line = line(n.Pos())
-				m.evidence = append(m.evidence, e)
+				e.Line = line(n.Pos())
+				m.Facts = append(m.Facts, e)
 			}
 		}
 		return true
@@ -148,9 +91,9 @@ func readGo(file string, src []byte) (*fileModel, error) {
 // goConstEvidence finds the package-level constants and variables of the
 // file initialised with a telling literal (const CRLF = "\r\n"), so that
 // code using the name counts as using the literal. The evidence keeps the
-// line of the declaration, which readGo uses to skip the declaration itself.
-func goConstEvidence(f *ast.File, line func(token.Pos) int) map[string][]evidence {
-	out := map[string][]evidence{}
+// line of the declaration, which ReadEvidence uses to skip the declaration itself.
+func goConstEvidence(f *ast.File, line func(token.Pos) int) map[string][]evidence.Fact {
+	out := map[string][]evidence.Fact{}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || (gd.Tok != token.CONST && gd.Tok != token.VAR) {
@@ -167,7 +110,7 @@ func goConstEvidence(f *ast.File, line func(token.Pos) int) map[string][]evidenc
 					continue
 				}
 				for _, e := range goLiteralEvidence(lit) {
-					e.line = line(vs.Names[i].Pos())
+					e.Line = line(vs.Names[i].Pos())
 					out[vs.Names[i].Name] = append(out[vs.Names[i].Name], e)
 				}
 			}
@@ -176,12 +119,12 @@ func goConstEvidence(f *ast.File, line func(token.Pos) int) map[string][]evidenc
 	return out
 }
 
-func goFileGuards(file string, f *ast.File, line func(token.Pos) int) []guard {
-	var gs []guard
+func goFileGuards(file string, f *ast.File, line func(token.Pos) int) []evidence.Guard {
+	var gs []evidence.Guard
 	if sm := goSuffix.FindStringSubmatch(path.Base(file)); sm != nil {
 		// name_GOOS.go, name_GOARCH.go or name_GOOS_GOARCH.go.
 		if goosNames[sm[1]] && (sm[2] == "" || !goosNames[sm[2]]) {
-			gs = append(gs, guard{text: "the _" + sm[1] + ".go file suffix", strength: 0.85})
+			gs = append(gs, evidence.Guard{Text: "the _" + sm[1] + ".go file suffix", Strength: 0.85})
 		}
 	}
 	for _, cg := range f.Comments {
@@ -202,7 +145,7 @@ func goFileGuards(file string, f *ast.File, line func(token.Pos) int) []guard {
 				return true
 			})
 			if platform {
-				gs = append(gs, guard{line: line(c.Pos()), text: c.Text, strength: 0.85})
+				gs = append(gs, evidence.Guard{Line: line(c.Pos()), Text: c.Text, Strength: 0.85})
 			}
 		}
 	}
@@ -213,7 +156,7 @@ func goFileGuards(file string, f *ast.File, line func(token.Pos) int) []guard {
 // no else guards the rest of its block as much as an else would, since
 // that code runs only when the condition is false. Real libraries write
 // platform code this way as often as with else.
-func goEarlyReturnGuards(m *fileModel, b *ast.BlockStmt, src []byte, fset *token.FileSet, resolve func(ast.Expr) string) {
+func goEarlyReturnGuards(m *evidence.File, b *ast.BlockStmt, src []byte, fset *token.FileSet, resolve func(ast.Expr) string) {
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 	for i, st := range b.List {
 		n, ok := st.(*ast.IfStmt)
@@ -224,8 +167,8 @@ func goEarlyReturnGuards(m *fileModel, b *ast.BlockStmt, src []byte, fset *token
 			continue
 		}
 		cond := goText(src, fset, n.Cond)
-		m.spans = append(m.spans, guardSpan{from: line(b.List[i+1].Pos()), to: line(b.Rbrace),
-			guard: guard{line: line(n.Cond.Pos()), text: "after " + cond + " returned early", cond: fmt.Sprintf("if:%d", line(n.Pos())), strength: 0.8}})
+		m.Spans = append(m.Spans, evidence.GuardSpan{From: line(b.List[i+1].Pos()), To: line(b.Rbrace),
+			Guard: evidence.Guard{Line: line(n.Cond.Pos()), Text: "after " + cond + " returned early", Cond: fmt.Sprintf("if:%d", line(n.Pos())), Strength: 0.8}})
 		return // a later guard of the same block is inside this span already
 	}
 }
@@ -256,7 +199,7 @@ func goTerminates(b *ast.BlockStmt) bool {
 	return false
 }
 
-func goSwitchGuards(m *fileModel, n *ast.SwitchStmt, src []byte, fset *token.FileSet, resolve func(ast.Expr) string) {
+func goSwitchGuards(m *evidence.File, n *ast.SwitchStmt, src []byte, fset *token.FileSet, resolve func(ast.Expr) string) {
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 	tagged := n.Tag != nil && goIsPlatformTest(n.Tag, resolve)
 	for _, st := range n.Body.List {
@@ -275,8 +218,8 @@ func goSwitchGuards(m *fileModel, n *ast.SwitchStmt, src []byte, fset *token.Fil
 		default:
 			continue
 		}
-		m.spans = append(m.spans, guardSpan{from: line(cc.Pos()), to: line(cc.End()),
-			guard: guard{line: line(cc.Pos()), text: text, cond: fmt.Sprintf("switch:%d", line(n.Pos())), strength: 0.85}})
+		m.Spans = append(m.Spans, evidence.GuardSpan{From: line(cc.Pos()), To: line(cc.End()),
+			Guard: evidence.Guard{Line: line(cc.Pos()), Text: text, Cond: fmt.Sprintf("switch:%d", line(n.Pos())), Strength: 0.85}})
 	}
 }
 
@@ -307,7 +250,7 @@ func goIsProbe(e ast.Expr, resolve func(ast.Expr) string) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if ev, ok := lookupSelector(resolve(sel)); ok && ev.label == schemas.LabelOtherFeature {
+			if ev, ok := lookupSelector(resolve(sel)); ok && ev.Label == schemas.LabelOtherFeature {
 				found = true
 			}
 		}
@@ -353,16 +296,16 @@ func goSelectorKey(e ast.Expr, imports map[string]string) string {
 
 // lookupSelector finds the evidence of an exact selector, then of its
 // package ("syscall.*"), then of a parent package ("golang.org/x/text/encoding/*").
-func lookupSelector(key string) (evidence, bool) {
+func lookupSelector(key string) (evidence.Fact, bool) {
 	if key == "" {
-		return evidence{}, false
+		return evidence.Fact{}, false
 	}
 	if e, ok := goSelectors[key]; ok {
 		return e, true
 	}
 	pkg := key[:strings.LastIndex(key, ".")]
 	if e, ok := goSelectors[pkg+".*"]; ok {
-		e.portable = pkg == "syscall" && goPortableSyscall.MatchString(key[len(pkg)+1:])
+		e.Portable = pkg == "syscall" && goPortableSyscall.MatchString(key[len(pkg)+1:])
 		return e, true
 	}
 	for p := pkg; strings.Contains(p, "/"); {
@@ -371,10 +314,10 @@ func lookupSelector(key string) (evidence, bool) {
 			return e, true
 		}
 	}
-	return evidence{}, false
+	return evidence.Fact{}, false
 }
 
-func goLiteralEvidence(lit *ast.BasicLit) []evidence {
+func goLiteralEvidence(lit *ast.BasicLit) []evidence.Fact {
 	if lit.Kind != token.STRING && lit.Kind != token.CHAR {
 		return nil
 	}
@@ -382,7 +325,7 @@ func goLiteralEvidence(lit *ast.BasicLit) []evidence {
 	if err != nil {
 		return nil
 	}
-	return literalEvidence(value, lit.Value)
+	return evidence.Literal(value, lit.Value)
 }
 
 func goFuncName(fd *ast.FuncDecl) string {
@@ -422,14 +365,4 @@ func goExprList(src []byte, fset *token.FileSet, es []ast.Expr) string {
 		parts[i] = goText(src, fset, e)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// countLines counts lines the way editors number them: a final line
-// without a newline still counts.
-func countLines(src []byte) int {
-	n := strings.Count(string(src), "\n")
-	if len(src) > 0 && src[len(src)-1] != '\n' {
-		n++
-	}
-	return n
 }
