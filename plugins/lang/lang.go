@@ -122,7 +122,8 @@ type Probe struct {
 	FirstLine bool
 }
 
-// Syntax selects the comment and literal forms of a language.
+// Syntax selects the comment, literal and token forms of a language: it
+// drives Lex, the one lexer of plugins/lang.
 type Syntax struct {
 	// NestedComments: block comments nest (Rust).
 	NestedComments bool
@@ -138,7 +139,32 @@ type Syntax struct {
 	RustLiterals bool
 	// CSharpLiterals: @"…" verbatim and """…""" raw strings.
 	CSharpLiterals bool
+	// LineContinuations: a backslash before a newline joins the lines, so
+	// a directive goes on (C, C++).
+	LineContinuations bool
+	// DollarIdents: '$' is a letter of identifiers (C compilers' extension).
+	DollarIdents bool
+	// Numbers is how a number token runs on.
+	Numbers NumberSyntax
+	// Operators are the two-byte operators a token holds whole ("::");
+	// any other punctuation is a token of one byte.
+	Operators []string
 }
+
+// NumberSyntax is how a number token runs on after its first digit.
+type NumberSyntax uint8
+
+// The number syntaxes.
+const (
+	// NumbersPlain: letters, digits and dots (C#, Go).
+	NumbersPlain NumberSyntax = iota
+	// NumbersC: also a leading dot (.5), a sign after an exponent's e or
+	// p, and the ' digit separator of C++14 and C23.
+	NumbersC
+	// NumbersRust: letters, digits and '_', and a dot only before a digit
+	// (1.5, not 1..2 or 1.max(2)).
+	NumbersRust
+)
 
 // VerifyRules is the rules verifier's rule set for one language.
 type VerifyRules interface {

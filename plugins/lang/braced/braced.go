@@ -76,26 +76,27 @@ type Pattern struct {
 	Weight float64
 }
 
-// Read reads a file of a brace language with the lexer and one pass over
-// its braces: preprocessor branches, attributes and platform
+// Read reads a file of a brace language with lang.Lex (the lexer the line
+// classifier and the maskers share) and one pass over its braces: preprocessor branches, attributes and platform
 // if-conditions guard the lines they cover; function headers give the
 // functions; the grammar's pattern table and the literal rules give the
 // facts.
 func Read(g *Grammar, src []byte) *evidence.File {
 	text := string(src)
-	lx := Lex(g.Syntax, text)
+	lx := lang.Lex(g.Syntax, src)
+	code := lx.LineCode()
 	sc := &braceScanner{
 		g:      g,
 		raw:    strings.Split(text, "\n"),
 		m:      &evidence.File{Lines: evidence.CountLines(src)},
 		closed: map[int]evidence.Guard{},
 	}
-	for i, code := range lx.Code {
-		sc.line(i+1, code)
+	for i, c := range code {
+		sc.line(i+1, c)
 	}
-	sc.finish(len(lx.Code))
-	sc.m.Facts = append(sc.m.Facts, patternFacts(g, lx)...)
-	sc.m.Calls = CallSites(g.Syntax, lx.Code)
+	sc.finish(len(code))
+	sc.m.Facts = append(sc.m.Facts, patternFacts(g, code, lx.Literals())...)
+	sc.m.Calls = CallSites(g.Syntax, code)
 	return sc.m
 }
 

@@ -10,9 +10,9 @@ import (
 
 // patternFacts applies the grammar's pattern table to every code line and
 // the literal rules to every literal, then adds the grammar's extra facts.
-func patternFacts(g *Grammar, lx Lexed) []evidence.Fact {
+func patternFacts(g *Grammar, lines []string, lits []lang.Literal) []evidence.Fact {
 	var out []evidence.Fact
-	for i, code := range lx.Code {
+	for i, code := range lines {
 		for _, p := range g.Patterns {
 			for _, loc := range p.Re.FindAllStringIndex(code, -1) {
 				out = append(out, evidence.Fact{Line: i + 1, Label: p.Label, Group: p.Group,
@@ -20,14 +20,14 @@ func patternFacts(g *Grammar, lx Lexed) []evidence.Fact {
 			}
 		}
 	}
-	for _, l := range lx.Lits {
+	for _, l := range lits {
 		for _, e := range evidence.Literal(l.Value, l.Shown) {
 			e.Line = l.Line
 			out = append(out, e)
 		}
 	}
 	if g.ExtraFacts != nil {
-		out = append(out, g.ExtraFacts(lx.Code, CallSites(g.Syntax, lx.Code))...)
+		out = append(out, g.ExtraFacts(lines, CallSites(g.Syntax, lines))...)
 	}
 	return out
 }

@@ -38,7 +38,8 @@ func isTestName(base string) bool { return lang.StemHasSuffix(base, "_test", "_t
 
 // syntax is read the same in C and C++ files: a C file never holds an
 // R"( raw string, so reading one as C++ would cost nothing.
-var syntax = lang.Syntax{Preprocessor: true, CppRawStrings: true}
+var syntax = lang.Syntax{Preprocessor: true, CppRawStrings: true, LineContinuations: true, DollarIdents: true,
+	Numbers: lang.NumbersC, Operators: []string{"::", "->", "&&"}}
 
 // probes: the windows rows are the tools of the wine executor (cross
 // compilers and Wine itself); cmake drives the build on both platforms.

@@ -52,4 +52,4 @@ func init() {
 
 // syntax is how C# writes comments and literals: the preprocessor,
 // @"…" verbatim and """…""" raw strings.
-var syntax = lang.Syntax{Preprocessor: true, CSharpLiterals: true}
+var syntax = lang.Syntax{Preprocessor: true, CSharpLiterals: true, Operators: []string{"=>", "::", "??"}}

@@ -111,4 +111,5 @@ func init() {
 // syntax is how Rust writes comments and literals: nested block comments,
 // raw strings, strings spanning lines, and characters as opposed to
 // lifetimes.
-var syntax = lang.Syntax{NestedComments: true, RustLiterals: true}
+var syntax = lang.Syntax{NestedComments: true, RustLiterals: true, Numbers: lang.NumbersRust,
+	Operators: []string{"::", "->", "=>"}}

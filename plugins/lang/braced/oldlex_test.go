@@ -33,8 +33,8 @@ type lexer struct {
 	cmt  strings.Builder
 }
 
-// Lex splits src by the comment and literal forms of syn.
-func Lex(syn lang.Syntax, src string) Lexed {
+// oldLex is the verify lexer before the move to lang.Lex: a test oracle.
+func oldLex(syn lang.Syntax, src string) Lexed {
 	lx := &lexer{syn: syn, src: src}
 	lx.run()
 	return lx.out
@@ -123,7 +123,7 @@ func (lx *lexer) blockComment() {
 // was one. Prefix letters only start a literal right before a quote and
 // not in the middle of an identifier.
 func (lx *lexer) literal() bool {
-	if lx.i > 0 && isIdentByte(lx.src[lx.i-1]) && lx.src[lx.i] != '"' && lx.src[lx.i] != '\'' {
+	if lx.i > 0 && oldIsIdentByte(lx.src[lx.i-1]) && lx.src[lx.i] != '"' && lx.src[lx.i] != '\'' {
 		return false
 	}
 	rest := lx.src[lx.i:]
@@ -190,7 +190,7 @@ func (lx *lexer) quoted(q byte, escapes bool) bool {
 		raw.WriteByte(c)
 		lx.i++
 	}
-	lx.addLit(line, lx.src[start:lx.i], unescapeC(raw.String()))
+	lx.addLit(line, lx.src[start:lx.i], oldUnescapeC(raw.String()))
 	return true
 }
 
@@ -294,13 +294,13 @@ func (lx *lexer) addLit(line int, shown, value string) {
 	lx.out.Lits = append(lx.out.Lits, Lit{Line: line, Shown: shown, Value: value})
 }
 
-func isIdentByte(c byte) bool {
+func oldIsIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // unescapeC decodes the common escapes of C-like string literals; other
 // escapes keep their letter, which is all the literal rules need.
-func unescapeC(raw string) string {
+func oldUnescapeC(raw string) string {
 	if !strings.Contains(raw, `\`) {
 		return raw
 	}
