@@ -51,4 +51,3 @@ func countByte(l []byte, b byte) int {
 	}
 	return n
 }
-

@@ -222,4 +222,3 @@ func oldCountByte(l []byte, b byte) int {
 func oldIsIdentByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
 }
-
