@@ -1,6 +1,10 @@
 package cfamily
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
+)
 
 // ctoken is one C or C++ token outside comments and preprocessor lines.
 type ctoken struct {
@@ -22,144 +26,31 @@ type clexed struct {
 	directives []cdirective
 }
 
-// lexC cuts src into tokens and directives. It knows comments, string and
-// character literals (C++ raw strings included) and line continuations;
-// it never fails: unterminated constructs run to the end of the file.
-func lexC(src []byte, cpp bool) clexed {
-	var lx clexed
-	line, lineStart := 1, true
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\n':
-			line++
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
-		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
-			line++
-			i += 2
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
-			next := len(src)
-			if end >= 0 {
-				next = i + 2 + end + 2
-			}
-			line += strings.Count(string(src[i:next]), "\n")
-			i = next
-			continue
-		case c == '#' && lineStart:
-			d := cdirective{start: i, line: line}
-			for i < len(src) && src[i] != '\n' {
-				switch {
-				case src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n':
-					line++
-					i += 2
-				case src[i] == '/' && i+1 < len(src) && src[i+1] == '*':
-					end := strings.Index(string(src[i+2:]), "*/")
-					next := len(src)
-					if end >= 0 {
-						next = i + 2 + end + 2
-					}
-					line += strings.Count(string(src[i:next]), "\n")
-					i = next
-				default:
-					i++
-				}
-			}
-			d.end, d.last = i, line
-			d.name = directiveName(string(src[d.start:d.end]))
-			lx.directives = append(lx.directives, d)
+// lexC cuts src into the masker's tokens and directives with lang.Lex,
+// the lexer the line classifier and the verify front end share: comments
+// are dropped, and so are the tokens of preprocessor lines, which the
+// masker reads as directives.
+func lexC(src []byte) clexed {
+	lx := lang.Lex(syntax, src)
+	var out clexed
+	d := 0
+	for _, t := range lx.Tokens {
+		if t.Kind == lang.TokenComment {
 			continue
 		}
-		lineStart = false
-		start := i
-		switch {
-		case isIdentByte(c):
-			for i < len(src) && (isIdentByte(src[i]) || (src[i] >= '0' && src[i] <= '9')) {
-				i++
-			}
-			if i < len(src) && src[i] == '"' && cpp && strings.HasSuffix(string(src[start:i]), "R") {
-				i = rawStringEnd(src, i)
-			} else if i < len(src) && (src[i] == '"' || src[i] == '\'') && isLiteralPrefix(string(src[start:i])) {
-				i = quotedEnd(src, i)
-			}
-		case c >= '0' && c <= '9' || (c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9'):
-			for i++; i < len(src); i++ {
-				b := src[i]
-				if (b == '+' || b == '-') && strings.ContainsRune("eEpP", rune(src[i-1])) {
-					continue
-				}
-				if !(isIdentByte(b) || b >= '0' && b <= '9' || b == '.' || b == '\'') {
-					break
-				}
-			}
-		case c == '"' || c == '\'':
-			i = quotedEnd(src, i)
-		case c == ':' && i+1 < len(src) && src[i+1] == ':', c == '-' && i+1 < len(src) && src[i+1] == '>',
-			c == '&' && i+1 < len(src) && src[i+1] == '&':
-			i += 2
-		default:
-			i++
+		for d < len(lx.Directives) && lx.Directives[d].End <= t.Start {
+			d++
 		}
-		lx.tokens = append(lx.tokens, ctoken{text: string(src[start:i]), start: start, end: i, line: line})
-		line += strings.Count(string(src[start:i]), "\n")
-	}
-	return lx
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// isLiteralPrefix tells encoding prefixes (L"", u8"") from identifiers.
-func isLiteralPrefix(s string) bool {
-	switch s {
-	case "L", "u", "U", "u8":
-		return true
-	}
-	return false
-}
-
-// quotedEnd returns the offset past the string or character literal whose
-// quote is at src[i].
-func quotedEnd(src []byte, i int) int {
-	q := src[i]
-	for i++; i < len(src); i++ {
-		switch src[i] {
-		case '\\':
-			i++
-		case q:
-			return i + 1
-		case '\n':
-			return i // unterminated: ends at the line
+		if d < len(lx.Directives) && lx.Directives[d].Start <= t.Start {
+			continue
 		}
+		out.tokens = append(out.tokens, ctoken{text: lx.Text(t), start: t.Start, end: t.End, line: t.Line})
 	}
-	return len(src)
-}
-
-// rawStringEnd returns the offset past the raw string R"d( ... )d" whose
-// quote is at src[i].
-func rawStringEnd(src []byte, i int) int {
-	open := strings.IndexByte(string(src[i:]), '(')
-	if open < 0 {
-		return len(src)
+	for _, dir := range lx.Directives {
+		out.directives = append(out.directives, cdirective{name: directiveName(string(src[dir.Start:dir.End])),
+			start: dir.Start, end: dir.End, line: dir.Line, last: dir.Last})
 	}
-	delim := ")" + string(src[i+1:i+open]) + `"`
-	end := strings.Index(string(src[i+open:]), delim)
-	if end < 0 {
-		return len(src)
-	}
-	return i + open + end + len(delim)
+	return out
 }
 
 // directiveName returns the name after '#' ("ifdef", "endif", ...).
@@ -170,4 +61,8 @@ func directiveName(text string) string {
 		end++
 	}
 	return text[:end]
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

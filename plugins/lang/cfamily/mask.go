@@ -45,7 +45,7 @@ type cfile struct {
 }
 
 func parseC(src []byte, cpp bool) *cfile {
-	f := &cfile{src: src, cpp: cpp, lx: lexC(src, cpp), lines: newLineIndex(src), match: map[int]int{}, funcs: map[int]*cfunc{}}
+	f := &cfile{src: src, cpp: cpp, lx: lexC(src), lines: newLineIndex(src), match: map[int]int{}, funcs: map[int]*cfunc{}}
 	f.findBranches()
 	f.findBraces()
 	return f

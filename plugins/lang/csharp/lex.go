@@ -1,6 +1,10 @@
 package csharp
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/osbench/osbench/plugins/lang"
+)
 
 // token is one C# token outside comments and preprocessor lines. String
 // and character literals are single tokens, so the braces and semicolons
@@ -25,145 +29,39 @@ type lexed struct {
 	directives []directive
 }
 
-// lex cuts src into tokens and directives. It knows // and /* */
-// comments, "…" strings and '…' characters with escapes, @"…" verbatim
-// strings ("" is a quote; $@ and @$ too), """…""" raw strings, and
-// directives at the start of a line. It never fails: an unterminated
-// construct ends at the end of its line (strings) or of the file.
+// lex cuts src into the masker's tokens and directives with lang.Lex, the
+// lexer the line classifier and the verify front end share: comments are
+// dropped, and so are the tokens of directive lines, which the masker
+// reads as directives (name, and the condition up to a // comment).
 func lex(src []byte) lexed {
-	var lx lexed
-	line, lineStart := 1, true
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\n':
-			line++
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
-		case c == '/' && at(src, i+1, '/'):
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && at(src, i+1, '*'):
-			next := len(src)
-			if end := strings.Index(string(src[i+2:]), "*/"); end >= 0 {
-				next = i + 2 + end + 2
-			}
-			line += strings.Count(string(src[i:next]), "\n")
-			i = next
-			continue
-		case c == '#' && lineStart:
-			d := directive{start: i, line: line}
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			d.end = i
-			text := strings.TrimSpace(strings.TrimPrefix(string(src[d.start:d.end]), "#"))
-			if cut := strings.Index(text, "//"); cut >= 0 {
-				text = strings.TrimSpace(text[:cut])
-			}
-			d.name, d.cond, _ = strings.Cut(text, " ")
-			d.cond = strings.TrimSpace(d.cond)
-			lx.directives = append(lx.directives, d)
+	lx := lang.Lex(syntax, src)
+	var out lexed
+	d := 0
+	for _, t := range lx.Tokens {
+		if t.Kind == lang.TokenComment {
 			continue
 		}
-		lineStart = false
-		start := i
-		switch {
-		case c == '@' || c == '$':
-			i = prefixedEnd(src, i)
-		case c == '"':
-			i = stringEnd(src, i)
-		case c == '\'':
-			i = quotedEnd(src, i)
-		case isIdentByte(c):
-			for i < len(src) && (isIdentByte(src[i]) || src[i] >= '0' && src[i] <= '9') {
-				i++
-			}
-		case c >= '0' && c <= '9':
-			for i < len(src) && (isIdentByte(src[i]) || src[i] >= '0' && src[i] <= '9' || src[i] == '.') {
-				i++
-			}
-		case c == '=' && at(src, i+1, '>'), c == ':' && at(src, i+1, ':'), c == '?' && at(src, i+1, '?'):
-			i += 2
-		default:
-			i++
+		for d < len(lx.Directives) && lx.Directives[d].End <= t.Start {
+			d++
 		}
-		lx.tokens = append(lx.tokens, token{text: string(src[start:i]), start: start, end: i, line: line})
-		line += strings.Count(string(src[start:i]), "\n")
+		if d < len(lx.Directives) && lx.Directives[d].Start <= t.Start {
+			continue
+		}
+		out.tokens = append(out.tokens, token{text: lx.Text(t), start: t.Start, end: t.End, line: t.Line})
 	}
-	return lx
+	for _, dir := range lx.Directives {
+		dv := directive{start: dir.Start, end: dir.End, line: dir.Line}
+		text := strings.TrimSpace(strings.TrimPrefix(string(src[dir.Start:dir.End]), "#"))
+		if cut := strings.Index(text, "//"); cut >= 0 {
+			text = strings.TrimSpace(text[:cut])
+		}
+		dv.name, dv.cond, _ = strings.Cut(text, " ")
+		dv.cond = strings.TrimSpace(dv.cond)
+		out.directives = append(out.directives, dv)
+	}
+	return out
 }
-
-func at(src []byte, i int, b byte) bool { return i < len(src) && src[i] == b }
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// prefixedEnd returns the end of what starts with @ or $ at src[i]: a
-// verbatim or interpolated string, or the @ of a verbatim identifier
-// (@class), or a lone $.
-func prefixedEnd(src []byte, i int) int {
-	j := i
-	verbatim := false
-	for j < len(src) && (src[j] == '@' || src[j] == '$') && j-i < 2 {
-		verbatim = verbatim || src[j] == '@'
-		j++
-	}
-	if !at(src, j, '"') {
-		return i + 1
-	}
-	if !verbatim {
-		return stringEnd(src, j)
-	}
-	for j++; j < len(src); j++ {
-		if src[j] == '"' {
-			if at(src, j+1, '"') {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(src)
-}
-
-// stringEnd returns the end of the string whose first quote is at src[i]:
-// a raw string of three or more quotes, or a regular string.
-func stringEnd(src []byte, i int) int {
-	n := 0
-	for i+n < len(src) && src[i+n] == '"' {
-		n++
-	}
-	if n >= 3 {
-		closing := strings.Repeat(`"`, n)
-		if end := strings.Index(string(src[i+n:]), closing); end >= 0 {
-			return i + n + end + n
-		}
-		return len(src)
-	}
-	return quotedEnd(src, i)
-}
-
-// quotedEnd returns the end of the "…" or '…' literal at src[i], which
-// ends at its line when unterminated.
-func quotedEnd(src []byte, i int) int {
-	q := src[i]
-	for i++; i < len(src); i++ {
-		switch src[i] {
-		case '\\':
-			i++
-		case q:
-			return i + 1
-		case '\n':
-			return i
-		}
-	}
-	return len(src)
 }
