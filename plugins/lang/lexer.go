@@ -286,14 +286,14 @@ func (lx *lexer) identifier() {
 
 // cppRawDelims reads the opening of a C++ raw string, s starting at its
 // quote: a delimiter of at most 16 characters (no space, parenthesis,
-// backslash or quote) before '('.
+// backslash, tab, vertical tab, form feed or newline) before '('.
 func cppRawDelims(s []byte) (open int, close string, ok bool) {
 	paren := bytes.IndexByte(s, '(')
 	if paren < 0 || paren > 17 {
 		return 0, "", false
 	}
 	delim := string(s[1:paren])
-	if strings.ContainsAny(delim, " \\\n\")\t") {
+	if strings.ContainsAny(delim, " )\\\t\v\f\n") {
 		return 0, "", false
 	}
 	return paren + 1, ")" + delim + `"`, true

@@ -154,7 +154,7 @@ func unescapeC(raw string) string {
 // end of the line); comment when it holds comments and white space only.
 func (lx *Lexed) LineKinds() []LineKind {
 	src := lx.Src
-	var kinds []LineKind
+	kinds := []LineKind{} // never nil: an empty file has no lines, not unknown ones
 	tok := 0
 	for start := 0; start < len(src); {
 		end := start + lineLen(src[start:]) // the newline, or len(src)

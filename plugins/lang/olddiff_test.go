@@ -1,7 +1,9 @@
 package lang
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +51,47 @@ func TestOldClassifyKnown(t *testing.T) {
 			t.Logf("%s %q: old %v new %v", c.name, c.src, old, got)
 		}
 	}
+}
+
+// TestOldClassifyCorpus compares the old classifier with the new one over
+// the files listed (one path a line) in $OSBENCH_OLDDIFF_<name>.
+func TestOldClassifyCorpus(t *testing.T) {
+	for name, syn := range diffSyntaxes {
+		files := corpusFiles(t, name)
+		diffs := 0
+		for _, p := range files {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			old, got := oldClassify(syn, src), Lex(syn, src).LineKinds()
+			if !reflect.DeepEqual(old, got) {
+				diffs++
+				if len(old) != len(got) {
+					t.Logf("%s %s: %d lines old, %d new", name, p, len(old), len(got))
+				}
+				for i := range old {
+					if i < len(got) && old[i] != got[i] {
+						t.Logf("%s %s:%d: old %v new %v: %q", name, p, i+1, old[i], got[i], strings.Split(string(src), "\n")[i])
+						break
+					}
+				}
+			}
+		}
+		if len(files) > 0 {
+			t.Logf("%s: %d files, %d differ", name, len(files), diffs)
+		}
+	}
+}
+
+func corpusFiles(t *testing.T, name string) []string {
+	list := os.Getenv("OSBENCH_OLDDIFF_" + strings.ToUpper(name))
+	if list == "" {
+		return nil
+	}
+	b, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(b))
 }

@@ -1,6 +1,7 @@
 package braced
 
 import (
+	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -104,4 +105,52 @@ func csGluedVerbatim(src string) bool {
 		}
 	}
 	return false
+}
+
+// TestOldLexCorpus compares the old verify lexer with lang.Lex's views
+// over the files listed (one path a line) in $OSBENCH_OLDDIFF_<name>.
+func TestOldLexCorpus(t *testing.T) {
+	for name, syn := range diffSyntaxes {
+		list := os.Getenv("OSBENCH_OLDDIFF_" + strings.ToUpper(name))
+		if list == "" {
+			continue
+		}
+		b, err := os.ReadFile(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, diffs := strings.Fields(string(b)), 0
+		for _, p := range files {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			old := oldLex(syn, string(src))
+			lx := lang.Lex(syn, src)
+			code := lx.LineCode()
+			var lits []Lit
+			for _, l := range lx.Literals() {
+				lits = append(lits, Lit{Line: l.Line, Shown: l.Shown, Value: l.Value})
+			}
+			switch {
+			case !reflect.DeepEqual(old.Code, code):
+				diffs++
+				for i := range old.Code {
+					if i >= len(code) || old.Code[i] != code[i] {
+						t.Logf("%s %s:%d: code\nold %q\nnew %q", name, p, i+1, old.Code[i], code[min(i, len(code)-1)])
+						break
+					}
+				}
+			case !reflect.DeepEqual(old.Lits, lits):
+				diffs++
+				for i := range old.Lits {
+					if i >= len(lits) || old.Lits[i] != lits[i] {
+						t.Logf("%s %s: literal %d\nold %+v\nnew %+v", name, p, i, old.Lits[i], lits[min(i, len(lits)-1)])
+						break
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d files, %d differ", name, len(files), diffs)
+	}
 }

@@ -1,6 +1,7 @@
 package cfamily
 
 import (
+	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -33,3 +34,29 @@ func knownCDivergence(src string, cpp bool) bool {
 }
 
 var _ = regexp.MustCompile
+
+// TestOldLexCorpus compares the old masker lexer with the new one over the
+// files listed (one path a line) in $OSBENCH_OLDDIFF_C.
+func TestOldLexCorpus(t *testing.T) {
+	list := os.Getenv("OSBENCH_OLDDIFF_C")
+	if list == "" {
+		t.Skip("no file list")
+	}
+	b, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, diffs := strings.Fields(string(b)), 0
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		old, got := oldLexC(src, !strings.HasSuffix(p, ".c") && !strings.HasSuffix(p, ".h")), lexC(src)
+		if !reflect.DeepEqual(old, got) {
+			diffs++
+			t.Logf("%s differs", p)
+		}
+	}
+	t.Logf("%d files, %d differ", len(files), diffs)
+}

@@ -1,6 +1,7 @@
 package csharp
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,4 +33,30 @@ func knownCSharpDivergence(src string) bool {
 		}
 	}
 	return false
+}
+
+// TestOldLexCorpus compares the old masker lexer with the new one over the
+// files listed (one path a line) in $OSBENCH_OLDDIFF_CSHARP.
+func TestOldLexCorpus(t *testing.T) {
+	list := os.Getenv("OSBENCH_OLDDIFF_CSHARP")
+	if list == "" {
+		t.Skip("no file list")
+	}
+	b, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, diffs := strings.Fields(string(b)), 0
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		old, got := oldLex(src), lex(src)
+		if !reflect.DeepEqual(old, got) {
+			diffs++
+			t.Logf("%s differs", p)
+		}
+	}
+	t.Logf("%d files, %d differ", len(files), diffs)
 }

@@ -25,7 +25,7 @@ const (
 // line classifier and the verify front end share (comments dropped).
 func lexRust(src []byte) []rtoken {
 	lx := lang.Lex(syntax, src)
-	toks := make([]rtoken, 0, len(lx.Tokens))
+	var toks []rtoken
 	for _, t := range lx.Tokens {
 		kind := rkPunct
 		switch t.Kind {

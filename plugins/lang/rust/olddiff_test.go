@@ -1,6 +1,7 @@
 package rust
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,3 +28,34 @@ func FuzzOldLexRust(f *testing.F) {
 // accept ends at its line (the verify lexer's rule), where the old masker
 // lexer ran on to the next quote.
 func knownRustDivergence(src string) bool { return strings.Contains(src, "b'") }
+
+// TestOldLexCorpus compares the old masker lexer with the new one over the
+// files listed (one path a line) in $OSBENCH_OLDDIFF_RUST.
+func TestOldLexCorpus(t *testing.T) {
+	list := os.Getenv("OSBENCH_OLDDIFF_RUST")
+	if list == "" {
+		t.Skip("no file list")
+	}
+	b, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, diffs := strings.Fields(string(b)), 0
+	for _, p := range files {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		old, got := oldLexRust(src), lexRust(src)
+		if !reflect.DeepEqual(old, got) {
+			diffs++
+			for i := range old {
+				if i >= len(got) || old[i] != got[i] {
+					t.Logf("%s: token %d old %+v new %+v", p, i, old[i], got[min(i, len(got)-1)])
+					break
+				}
+			}
+		}
+	}
+	t.Logf("%d files, %d differ", len(files), diffs)
+}
