@@ -1,7 +1,7 @@
 // Package lang is the one place that says what a source language is to
 // osbench. Each language is a package under plugins/lang/<name> that
 // registers a Language here: how its files are told apart (extension,
-// test files), the syntax its line classifier and lexers follow, its skip
+// test files), the syntax its one lexer (Lex) follows, its skip
 // styles, the tools whose versions its steps depend on, the default check
 // that a masked repository still builds, the notes a language model is
 // given about it, the package-cache variables its toolchains read and its
@@ -54,8 +54,9 @@ type Language struct {
 	// conventions (tests/, testdata/, Foo.Tests/) are common to all
 	// languages and live in IsTestFile.
 	IsTestName func(base string) bool
-	// Syntax is what the line classifier and the lexers need to know of
-	// comments and literals.
+	// Syntax is what Lex, the lexer the line classifier, the verify front
+	// ends and the maskers share, needs to know of comments, literals and
+	// tokens.
 	Syntax Syntax
 	// SkipStyles are how this language's test runners leave tests out
 	// (manifests' skip_style values); empty: its runners have none osbench

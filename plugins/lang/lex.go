@@ -5,8 +5,7 @@ import "unicode/utf8"
 // RustChar returns the length of the character literal that starts at
 // s[0] == '\” ('a', '\n', '\”, '\u{e9}', 'é'), or 0 when the quote
 // starts a lifetime or a label instead ('a, 'static, 'outer:). It is the
-// one copy of the rule: the line classifier, the verifier's lexer and the
-// masker's lexer all call it. An escape runs to the next unescaped quote on
+// one copy of the rule, which Lex applies for every consumer. An escape runs to the next unescaped quote on
 // its line; an unterminated one ends at the end of the line.
 func RustChar[T ~string | ~[]byte](s T) int {
 	if len(s) < 2 {

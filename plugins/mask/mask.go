@@ -22,7 +22,7 @@
 //   - Go: plugins/lang/golang (go/parser: whole bodies of target-only
 //     functions, early returns of covered runs, neutral errors, unused
 //     imports removed);
-//   - C and C++: plugins/lang/cfamily (a small lexer and the
+//   - C and C++: plugins/lang/cfamily (lang.Lex's tokens and the
 //     preprocessor's conditional groups; clocks and cleanups refused);
 //   - Rust: plugins/lang/rust (cfg blocks and cfg! branches, target-only
 //     functions, constants);

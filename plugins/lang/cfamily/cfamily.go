@@ -1,6 +1,6 @@
 // Package cfamily is C and C++ for osbench: the two share a test-file
 // rule, a syntax (the preprocessor, C++ raw strings), skip styles, probes
-// and a rules masker (MaskRules, a small lexer and the preprocessor's
+// and a rules masker (MaskRules, lang.Lex's tokens and the preprocessor's
 // conditional groups); they differ in their extensions, zero values and
 // LM prompt material. The masker's rules:
 //

@@ -1,5 +1,5 @@
 // Package rust is Rust for osbench: its files, syntax, skip style, probes
-// and prompt material, and its rules masker (MaskRules: a small lexer and
+// and prompt material, and its rules masker (MaskRules: lang.Lex's tokens and
 // the items, blocks and attributes it finds). The masker's rules:
 //
 // In a file the source compiles, only code under cfg is touched. The
@@ -22,8 +22,8 @@
 //
 // Its verify front end (verify.go: ReadEvidence) is plugins/lang/braced's
 // brace scanner with #[cfg] attributes and cfg! conditions as guards and
-// the OS extension traits and native crates as facts; the
-// character-versus-lifetime rule all the lexers share is lang.RustChar.
+// the OS extension traits and native crates as facts. Both read the file
+// with lang.Lex (the character-versus-lifetime rule is lang.RustChar).
 package rust
 
 import (
