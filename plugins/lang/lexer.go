@@ -124,8 +124,17 @@ func (lx *lexer) run() {
 	lx.endDirective()
 }
 
-// emit appends a token of [lx.i, end) and moves past it.
+// emit appends a token of [lx.i, end) and moves past it. In a language
+// whose directives are one line whatever they hold (C#), no token of a
+// directive runs past its line: a comment or a literal left open there
+// ends with it.
 func (lx *lexer) emit(t Token, end int) {
+	if lx.dir != nil && !lx.syn.LineContinuations {
+		if eol := lx.i + lineLen(lx.src[lx.i:]); end > eol {
+			end = eol
+			t.Close = 0
+		}
+	}
 	t.Start, t.End, t.Line = lx.i, end, lx.line
 	lx.out.Tokens = append(lx.out.Tokens, t)
 	lx.line += bytes.Count(lx.src[lx.i:end], []byte("\n"))
@@ -138,12 +147,7 @@ func (lx *lexer) endDirective() {
 	if lx.dir == nil {
 		return
 	}
-	if !lx.syn.LineContinuations {
-		// C#: a directive is one physical line, whatever it holds.
-		lx.dir.End = min(lx.dir.Start+lineLen(lx.src[lx.dir.Start:]), lx.i)
-	} else {
-		lx.dir.End = lx.i
-	}
+	lx.dir.End = lx.i
 	lx.dir.Last = lx.dir.Line + bytes.Count(lx.src[lx.dir.Start:lx.dir.End], []byte("\n"))
 	lx.out.Directives = append(lx.out.Directives, *lx.dir)
 	lx.dir = nil

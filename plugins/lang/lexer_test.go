@@ -174,3 +174,25 @@ func FuzzLex(f *testing.F) {
 		}
 	})
 }
+
+// A C# directive is one line: a comment or a verbatim string it leaves
+// open ends with it, and the next line is code again.
+func TestLexCSharpDirectiveIsOneLine(t *testing.T) {
+	src := "#error use @\"x\n#if WINDOWS /* a\nclass A {}\n#endif\n"
+	lx := Lex(syntaxOf(t, CSharp), []byte(src))
+	var outside []string
+	for _, tk := range lx.Tokens {
+		if !lx.InDirective(tk) {
+			outside = append(outside, lx.Text(tk))
+		}
+	}
+	if want := []string{"class", "A", "{", "}"}; !reflect.DeepEqual(outside, want) {
+		t.Errorf("tokens outside directives %q, want %q", outside, want)
+	}
+	if got := len(lx.Directives); got != 3 {
+		t.Errorf("%d directives, want 3", got)
+	}
+	if kinds := lx.LineKinds(); kinds[2] != LineCode {
+		t.Errorf("line 3 is %v, want code", kinds[2])
+	}
+}
