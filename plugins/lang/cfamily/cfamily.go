@@ -101,7 +101,11 @@ var C = lang.Language{
 - Keep every function signature; a function covered whole gets a placeholder body.`,
 	},
 	CacheEnv: []string{},
-	Evidence: lang.EvidenceReader{Read: ReadC, Version: "1"},
+	// "2": read with lang.Lex, the front end sees C++14/C23 digit
+	// separators as part of the number (0x1'0000 no longer opens a
+	// character literal that hides the rest of the line), raw strings
+	// after u8R, LR, uR and UR and with a quote in their delimiter.
+	Evidence: lang.EvidenceReader{Read: ReadC, Version: "2"},
 }
 
 // CPP is C++ as registered.
@@ -124,7 +128,8 @@ var CPP = lang.Language{
 - Keep every function signature; a function covered whole gets a placeholder body.`,
 	},
 	CacheEnv: []string{},
-	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "1"},
+	// "2": as C's.
+	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "2"},
 }
 
 func init() {

@@ -14,8 +14,12 @@ type MaskRules struct {
 	CPP bool // C++: raw strings, and C++'s zero values
 }
 
-// Version names the rules.
-func (MaskRules) Version() string { return "1" }
+// Version names the rules. "2": tokens from lang.Lex, where a raw string
+// starts only after R, u8R, LR, uR or UR with a valid delimiter (before,
+// any identifier ending in R glued to a string, as in "%"PRIuPTR"\n",
+// opened one that could run to the end of the file) and a literal in a
+// directive line is a literal (#define S "/*" no longer opens a comment).
+func (MaskRules) Version() string { return "2" }
 
 // Mask implements lang.MaskRules.
 func (r MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {

@@ -42,7 +42,10 @@ var Language = lang.Language{
 	},
 	// The dotnet preset points NuGet at a directory of the work tree.
 	CacheEnv: []string{"NUGET_PACKAGES", "DOTNET_CLI_HOME"},
-	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
+	// "2": read with lang.Lex, raw strings of four or more quotes and
+	// interpolated raw strings ($""", $$""") are literals, and a
+	// directive is one line.
+	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "2"},
 }
 
 func init() {

@@ -100,7 +100,9 @@ var Language = lang.Language{
 	},
 	// steps/checkout resolves crates with osbench's own CARGO_HOME.
 	CacheEnv: []string{"CARGO_HOME"},
-	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
+	// "2": read with lang.Lex, cr"…" raw C strings are literals and a
+	// character literal ends where lang.RustChar says.
+	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "2"},
 }
 
 func init() {
