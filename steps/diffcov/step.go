@@ -34,8 +34,12 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Name() string { return Kind }
+
+// Version "2": the line classifier that bridges gaps is lang.Lex's, which
+// reads a C string continued by a backslash-newline, and a C++ digit
+// separator before a block comment on its line, as the language does.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
