@@ -12,6 +12,12 @@
 // platform-specific and its mask rules must mask. A file whose name the
 // language's test-file rule accepts is a test fixture: it must hold no
 // marker, and IsTestFile must say so.
+//
+// Beside the suite, TestBehaviourGoldens (testdata/behaviour/) pins what the
+// lexer, the verify front ends and the rule sets compute over every fixture
+// file — line classes, functions, the rules verdict of every line and
+// function in both directions, the braced maskers' output for every code
+// line and function — so that a refactor proves it changes nothing.
 package langtest
 
 import (
