@@ -218,14 +218,5 @@ func runOsbenchEnv(t testing.TB, path, cacheDir string, args ...string) (string,
 		}
 	}
 	cmd.Env = append(env, "PATH="+path)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
+	return runOsbenchCmd(t, cmd)
 }

@@ -242,7 +242,13 @@ func withRemoteCmds(cmds map[string]func(ts *testscript.TestScript, neg bool, ar
 // run executes the binary and returns stdout, stderr and the exit code.
 func runOsbench(t testing.TB, cacheDir string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(osbenchBin, append([]string{"--cache-dir", cacheDir}, args...)...)
+	return runOsbenchCmd(t, exec.Command(osbenchBin, append([]string{"--cache-dir", cacheDir}, args...)...))
+}
+
+// runOsbenchCmd runs a prepared osbench command and returns stdout, stderr
+// and the exit code.
+func runOsbenchCmd(t testing.TB, cmd *exec.Cmd) (string, string, int) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
