@@ -205,6 +205,12 @@ type MaskInput struct {
 	// Coarse masks the whole enclosing function body of every region
 	// instead of only the statements the region covers.
 	Coarse bool
+	// Dir holds the other files of Path's directory with Path's extension
+	// as in the complete repository, by base name, for rules that need declarations made
+	// beside the file (Go: the package's types and methods, so that a
+	// placeholder can return a concrete value of an interface). nil: the
+	// rules see the file alone.
+	Dir map[string][]byte
 }
 
 // MaskOutput is the masked file and what was done to it.

@@ -18,6 +18,7 @@ import (
 	"github.com/osbench/osbench/plugins/toolenv"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -229,13 +230,21 @@ func maskFiles(ctx context.Context, m mask.Masker, soloPass bool, repo string, r
 		masked   []schemas.VerifiedRegion
 		rejected []Rejected
 	)
+	// What the files beside a masked one declared before masking (the
+	// files are masked in place, one after another).
+	originals := map[string][]byte{}
 	for _, f := range files {
 		p := filepath.Join(repo, filepath.FromSlash(f))
 		content, err := os.ReadFile(p)
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		out, acts, kept, rej, err := maskPreserving(ctx, m, f, content, byFile[f], coarse, soloPass, ran[f])
+		originals[f] = content
+		dir, err := filesBeside(repo, f, originals)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		out, acts, kept, rej, err := maskPreserving(ctx, m, f, content, byFile[f], coarse, soloPass, ran[f], dir)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, nil, nil, ctx.Err()
@@ -261,6 +270,33 @@ func maskFiles(ctx context.Context, m mask.Masker, soloPass bool, repo string, r
 		masked = append(masked, kept...)
 	}
 	return changed, actions, masked, rejected, nil
+}
+
+// filesBeside reads the files of f's directory in repo that share f's
+// extension (mask.Input.Dir), as they were before this mask step changed
+// any: from originals where a file was read before, which it fills.
+func filesBeside(repo, f string, originals map[string][]byte) (map[string][]byte, error) {
+	dir := path.Dir(f)
+	entries, err := os.ReadDir(filepath.Join(repo, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil, err
+	}
+	beside := map[string][]byte{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || e.Name() == path.Base(f) || path.Ext(e.Name()) != path.Ext(f) {
+			continue
+		}
+		rel := path.Join(dir, e.Name())
+		content, ok := originals[rel]
+		if !ok {
+			if content, err = os.ReadFile(filepath.Join(repo, filepath.FromSlash(rel))); err != nil {
+				return nil, err
+			}
+			originals[rel] = content
+		}
+		beside[e.Name()] = content
+	}
+	return beside, nil
 }
 
 // buildCheck runs the check command for the target on a copy of repo: a

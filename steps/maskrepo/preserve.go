@@ -50,9 +50,9 @@ func newExecutedLines(cov schemas.Coverage) executedLines {
 // maskPreserving masks one file's regions, rejecting those that would
 // change what the source platform runs. It returns the masked file, the
 // actions, the regions masked and the regions rejected.
-func maskPreserving(ctx context.Context, m mask.Masker, file string, content []byte, regions []schemas.VerifiedRegion, coarse, soloPass bool, ran map[int]bool) ([]byte, []mask.Action, []schemas.VerifiedRegion, []Rejected, error) {
+func maskPreserving(ctx context.Context, m mask.Masker, file string, content []byte, regions []schemas.VerifiedRegion, coarse, soloPass bool, ran map[int]bool, dir map[string][]byte) ([]byte, []mask.Action, []schemas.VerifiedRegion, []Rejected, error) {
 	maskAll := func(rs []schemas.VerifiedRegion) (mask.Output, []int, error) {
-		out, err := m.Mask(ctx, mask.Input{Path: file, Source: content, Regions: rs, Coarse: coarse})
+		out, err := m.Mask(ctx, mask.Input{Path: file, Source: content, Regions: rs, Coarse: coarse, Dir: dir})
 		if err != nil {
 			return out, nil, err
 		}

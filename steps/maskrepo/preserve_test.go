@@ -34,7 +34,7 @@ func TestOverlapCostsARegion(t *testing.T) {
 	r := func(start, end int) schemas.VerifiedRegion {
 		return schemas.VerifiedRegion{Region: schemas.Region{File: "p.go", Start: start, End: end}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}
 	}
-	out, _, kept, rejected, err := maskPreserving(context.Background(), pairwiseMasker{}, "p.go", src, []schemas.VerifiedRegion{r(4, 4), r(3, 4), r(8, 8)}, false, true, nil)
+	out, _, kept, rejected, err := maskPreserving(context.Background(), pairwiseMasker{}, "p.go", src, []schemas.VerifiedRegion{r(4, 4), r(3, 4), r(8, 8)}, false, true, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,13 @@ type goMasker struct {
 	// does.
 	needErrors   bool
 	errorsRegion schemas.Region
+	// pkg is the package's types and methods, for placeholders returning
+	// an interface (iface.go).
+	pkg *pkgDecls
 }
 
-func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bool) (Output, error) {
+// maskGo masks the file at path; dir holds the files beside it (lang.MaskInput.Dir).
+func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bool, dir map[string][]byte) (Output, error) {
 	fset := token.NewFileSet()
 	// Object resolution (ast.Ident.Obj) stays on: the masker sees one file
 	// without its package, and the parser's per-file scoping is exactly
@@ -78,6 +82,7 @@ func maskGo(path string, src []byte, regions []schemas.VerifiedRegion, coarse bo
 		lines: newLineIndex(src), regions: regions, used: map[[2]int]bool{},
 	}
 	m.coarse = coarse
+	m.pkg = newPkgDecls(fset, file, src, path, dir)
 	for _, decl := range file.Decls {
 		switch d := decl.(type) {
 		case *ast.FuncDecl:

@@ -16,22 +16,40 @@ import (
 // "not yet" to retry forever. Every language's placeholders use the same
 // message (plugins/lang).
 //
-// placeholderReturn is the return statement of a placeholder: the zero
-// values of fn's results, except that a last result of type error gets
-// errors.New(lang.NeutralError). A function with named results and no error
-// result keeps a bare return.
+// placeholderReturn is the return statement of a placeholder: the values
+// of resultValues, except that a last result of type error gets
+// errors.New(lang.NeutralError). A function with named results keeps a
+// bare return when every value is its result's zero value.
 //
-// The coarse mode returns the zero values alone, a nil error included: it
-// is the retry of a mask whose target run crashed or hung, and what
-// crashes on the neutral error is code that panics on any error (a test's
-// if err != nil { panic(err) }), which a nil error lets fail by assertion.
+// The coarse mode returns nil for the error: it is the retry of a mask
+// whose target run crashed or hung, and what crashes on the neutral error
+// is code that panics on any error (a test's if err != nil { panic(err) }),
+// which a nil error lets fail by assertion. A nil error says the call
+// worked, so the coarse mode's bool results say so too (true): false with
+// a nil error is the "not yet" a polling caller (TryLockContext around
+// TryLock) retries forever, while true lets the caller go on and find the
+// effect missing.
 func (m *goMasker) placeholderReturn(fn *ast.FuncType) string {
 	if fn.Results == nil || len(fn.Results.List) == 0 {
 		return "return"
 	}
-	if m.coarse {
-		return m.zeroReturn(fn)
+	types := resultTypes(fn)
+	withError := isErrorType(types[len(types)-1])
+	values, allZero := m.resultValues(fn, types, m.coarse && withError)
+	if withError && !m.coarse {
+		if pkg, ok := m.errorsPackage(fn); ok {
+			values[len(values)-1] = pkg + "New(" + strconv.Quote(lang.NeutralError) + ")"
+			allZero = false
+		}
 	}
+	if allZero && len(fn.Results.List[0].Names) > 0 {
+		return "return"
+	}
+	return "return " + strings.Join(values, ", ")
+}
+
+// resultTypes lists fn's result types, one per result.
+func resultTypes(fn *ast.FuncType) []ast.Expr {
 	var types []ast.Expr
 	for _, f := range fn.Results.List {
 		n := len(f.Names)
@@ -42,20 +60,36 @@ func (m *goMasker) placeholderReturn(fn *ast.FuncType) string {
 			types = append(types, f.Type)
 		}
 	}
-	last, ok := types[len(types)-1].(*ast.Ident)
-	pkg := ""
-	if ok && last.Name == "error" && last.Obj == nil {
-		pkg, ok = m.errorsPackage(fn)
+	return types
+}
+
+// isErrorType reports whether t is the predeclared error.
+func isErrorType(t ast.Expr) bool {
+	id, ok := t.(*ast.Ident)
+	return ok && id.Name == "error" && id.Obj == nil
+}
+
+// resultValues spells the placeholder's value of each result: its zero
+// value, except that an interface of the package gets a zero value of a
+// type of the package implementing it (iface.go) and, with boolsTrue, a
+// bool gets true. allZero reports whether every value is the zero value.
+func (m *goMasker) resultValues(fn *ast.FuncType, types []ast.Expr, boolsTrue bool) (values []string, allZero bool) {
+	allZero = true
+	for _, t := range types {
+		v := m.zeroValue(t, 0)
+		if id, ok := ast.Unparen(t).(*ast.Ident); ok {
+			switch {
+			case boolsTrue && id.Name == "bool" && id.Obj == nil:
+				v, allZero = "true", false
+			case id.Obj == nil || id.Obj.Kind == ast.Typ:
+				if impl, typ, ok := m.pkg.implementation(id.Name); ok && m.unshadowed(typ, fn) {
+					v, allZero = impl, false
+				}
+			}
+		}
+		values = append(values, v)
 	}
-	if pkg == "" || !ok {
-		return m.zeroReturn(fn)
-	}
-	var values []string
-	for _, t := range types[:len(types)-1] {
-		values = append(values, m.zeroValue(t, 0))
-	}
-	values = append(values, pkg+"New("+strconv.Quote(lang.NeutralError)+")")
-	return "return " + strings.Join(values, ", ")
+	return values, allZero
 }
 
 // errorsPackage returns how the placeholder spells the errors package

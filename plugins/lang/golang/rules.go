@@ -13,11 +13,15 @@ import (
 type MaskRules struct{}
 
 // Version names the rules.
-func (MaskRules) Version() string { return "1" }
+//
+// Version 2: an interface result of the package gets a zero value of a
+// type implementing it, not nil; the coarse mode's bool results beside an
+// error are true.
+func (MaskRules) Version() string { return "2" }
 
 // Mask implements lang.MaskRules.
 func (MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {
-	return maskGo(in.Path, in.Source, in.Regions, in.Coarse)
+	return maskGo(in.Path, in.Source, in.Regions, in.Coarse, in.Dir)
 }
 
 // The names the Go masker was written with, from plugins/lang.

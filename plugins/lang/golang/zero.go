@@ -21,19 +21,6 @@ var zeroOfPredeclared = map[string]string{
 	"float32": "0", "float64": "0", "complex64": "0", "complex128": "0", "byte": "0", "rune": "0",
 }
 
-// zeroReturn returns the return statement that gives fn's zero values: a
-// bare return for no or named results.
-func (m *goMasker) zeroReturn(fn *ast.FuncType) string {
-	if fn.Results == nil || len(fn.Results.List) == 0 || len(fn.Results.List[0].Names) > 0 {
-		return "return"
-	}
-	var zeros []string
-	for _, f := range fn.Results.List {
-		zeros = append(zeros, m.zeroValue(f.Type, 0))
-	}
-	return "return " + strings.Join(zeros, ", ")
-}
-
 // zeroValue spells the zero value of a type expression. Types declared in
 // the file are looked through; anything else unknown (a type of another
 // file or package, a type parameter) gets *new(T), which is the zero value

@@ -1,0 +1,310 @@
+package golang_test
+
+import (
+	"context"
+	"go/format"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/plugins/mask"
+	"github.com/osbench/osbench/schemas"
+)
+
+// timesDecls is a package in the shape of a file-times library: an
+// interface of accessors, value types carrying one time each, and a
+// platform file composing them.
+const timesDecls = `package times
+
+import "time"
+
+// Timespec gives a file's times.
+type Timespec interface {
+	ModTime() time.Time
+	HasChangeTime() bool
+}
+
+type mtime struct{ v time.Time }
+
+func (m mtime) ModTime() time.Time { return m.v }
+
+type ctime struct{ v time.Time }
+
+func (ctime) HasChangeTime() bool { return true }
+`
+
+// placeholderCase is one file masked whole with the files beside it: want
+// is the return its first function's placeholder must be.
+type placeholderCase struct {
+	file   string            // lib.go's source; its function Stat is masked
+	beside map[string]string // the other files of the directory
+	coarse bool
+	want   string
+}
+
+var placeholderCases = map[string]placeholderCase{
+	// The platform file's own type implements the interface through the
+	// methods its embedded fields promote.
+	"interface-embedded-methods": {
+		file: `package times
+
+type timespec struct {
+	mtime
+	ctime
+}
+
+func Stat(name string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{"times.go": timesDecls},
+		want:   `return timespec{}, errors.New("not implemented on this platform")`,
+	},
+	// Pointer receivers: only *conn implements the interface.
+	"interface-pointer-receivers": {
+		file: `package net
+
+type Conn interface {
+	Close() error
+}
+
+type conn struct{ fd int }
+
+func (c *conn) Close() error { return nil }
+
+func Dial(addr string) Conn {
+	return &conn{}
+}
+`,
+		want: `return new(conn)`,
+	},
+	// The interface embeds another of the package's interfaces; a type of
+	// a file every platform compiles implements both.
+	"interface-embedding-interface": {
+		file: `package store
+
+func Open(path string) (ReadCloser, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{"store.go": `package store
+
+type Reader interface{ Read(p []byte) (n int, err error) }
+
+type ReadCloser interface {
+	Reader
+	Close() error
+}
+
+type file struct{}
+
+func (file) Read([]byte) (int, error) { return 0, nil }
+func (file) Close() error             { return nil }
+`},
+		want: `return file{}, errors.New("not implemented on this platform")`,
+	},
+	// The only implementation lives in a file another platform compiles:
+	// nil stays (the type would not exist on the target).
+	"interface-implementation-elsewhere": {
+		file: `package times
+
+func Stat(name string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{
+			"times.go": timesDecls,
+			"times_windows.go": `package times
+
+type winspec struct {
+	mtime
+	ctime
+}
+`,
+			"times_bsd.go": `//go:build freebsd
+
+package times
+
+type bsdspec struct {
+	mtime
+	ctime
+}
+`,
+		},
+		want: `return *new(Timespec), errors.New("not implemented on this platform")`,
+	},
+	// A method of the right name and another signature does not count.
+	"interface-signature-differs": {
+		file: `package times
+
+type timespec struct{ mtime }
+
+func (timespec) HasChangeTime() int { return 0 }
+
+func Stat(name string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{"times.go": timesDecls},
+		want:   `return *new(Timespec), errors.New("not implemented on this platform")`,
+	},
+	// Two embedded fields promoting the same method: the compiler would
+	// not promote it, so the type does not implement the interface.
+	"interface-ambiguous-promotion": {
+		file: `package times
+
+import "time"
+
+type other struct{}
+
+func (other) ModTime() time.Time { return time.Time{} }
+
+type timespec struct {
+	mtime
+	other
+	ctime
+}
+
+func Stat(name string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{"times.go": timesDecls},
+		want:   `return *new(Timespec), errors.New("not implemented on this platform")`,
+	},
+	// An interface embedding another package's interface: its methods are
+	// unknown here, so nil stays.
+	"interface-embeds-other-package": {
+		file: `package rw
+
+import "io"
+
+type File interface {
+	io.Reader
+}
+
+type file struct{}
+
+func (file) Read(p []byte) (int, error) { return 0, nil }
+
+func Open() File {
+	return file{}
+}
+`,
+		want: `return nil`,
+	},
+	// A test file or another package beside the file declares nothing of
+	// the package.
+	"interface-test-and-other-package": {
+		file: `package times
+
+func Stat(name string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{
+			"times.go":           timesDecls,
+			"fake_test.go":       "package times\n\ntype fake struct{ mtime; ctime }\n",
+			"main_ignored.go":    "package main\n\ntype prog struct{ mtime; ctime }\n",
+			"cgo_times.go":       "package times\n\nimport \"C\"\n\ntype cspec struct{ mtime; ctime }\n",
+			"README.md":          "not Go",
+			"broken_syntax.go":   "package times\n\ntype (\n",
+			"constrained_old.go": "// +build linux\n\npackage times\n\ntype oldspec struct{ mtime; ctime }\n",
+		},
+		want: `return *new(Timespec), errors.New("not implemented on this platform")`,
+	},
+	// The coarse mode: a nil error says the call worked, and the bool
+	// beside it says so too.
+	"coarse-bool-beside-error": {
+		file: `package flock
+
+func TryLock(path string) (bool, error) {
+	return false, nil
+}
+`,
+		coarse: true,
+		want:   `return true, nil`,
+	},
+	// A bool without an error result is no claim of success: it stays
+	// false in the coarse mode.
+	"coarse-bool-alone": {
+		file: `package flock
+
+func TryLock(path string) bool {
+	return false
+}
+`,
+		coarse: true,
+		want:   `return false`,
+	},
+	// The fine mode's bool beside the neutral error stays false.
+	"fine-bool-beside-error": {
+		file: `package flock
+
+func TryLock(path string) (bool, error) {
+	return false, nil
+}
+`,
+		want: `return false, errors.New("not implemented on this platform")`,
+	},
+	// Named results that all stay zero keep the bare return; a coarse
+	// true spells every value.
+	"coarse-named-results": {
+		file: `package flock
+
+func TryLock(path string) (locked bool, err error) {
+	return false, nil
+}
+`,
+		coarse: true,
+		want:   `return true, nil`,
+	},
+	// A parameter named like the implementing type would shadow it: nil
+	// stays.
+	"interface-type-shadowed": {
+		file: `package times
+
+type timespec struct {
+	mtime
+	ctime
+}
+
+func Stat(timespec string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{"times.go": timesDecls},
+		want:   `return *new(Timespec), errors.New("not implemented on this platform")`,
+	},
+}
+
+// TestPlaceholderValues masks the last function of each case whole (its
+// file only the target compiles) and checks its placeholder return,
+// against the table and the golden file.
+func TestPlaceholderValues(t *testing.T) {
+	for name, tc := range placeholderCases {
+		t.Run(name, func(t *testing.T) {
+			lines := strings.Count(tc.file, "\n")
+			startLine := strings.Count(tc.file[:strings.LastIndex(tc.file, "\nfunc ")], "\n") + 2
+			dir := map[string][]byte{}
+			for f, src := range tc.beside {
+				dir[f] = []byte(src)
+			}
+			region := schemas.VerifiedRegion{
+				Region:  schemas.Region{File: "lib.go", Start: startLine, End: lines},
+				Verdict: schemas.Verdict{Label: schemas.LabelAPI, Verifier: "test"},
+			}
+			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "lib.go", Source: []byte(tc.file),
+				Regions: []schemas.VerifiedRegion{region}, Coarse: tc.coarse, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out.Source), "\t"+tc.want+"\n") {
+				t.Errorf("placeholder: want %q in\n%s", tc.want, out.Source)
+			}
+			if formatted, err := format.Source(out.Source); err != nil || string(formatted) != string(out.Source) {
+				t.Errorf("masked file is not gofmt-clean (err %v)", err)
+			}
+			checkGolden(t, "placeholder-"+name, render(out))
+		})
+	}
+}
