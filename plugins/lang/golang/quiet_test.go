@@ -24,6 +24,8 @@ type quietFixture struct {
 	regions []schemas.VerifiedRegion
 	main    string
 	coarse  bool // the retry's mode
+	// beside holds more files of package lib, unmasked (mask.Input.Dir).
+	beside map[string]string
 }
 
 var quietFixtures = map[string]quietFixture{
@@ -176,6 +178,90 @@ func Split(line string) ([]string, error) {
 		main:    `words, err := lib.Split("a b"); if err != nil { panic(err) }; fmt.Println("ok", len(words))`,
 		coarse:  true,
 	},
+	// A caller that notes the error and goes on to read the interface
+	// result (a test's t.Error(err), then ts.ModTime()): a nil Timespec
+	// panics there. The placeholder returns a zero value of the package's
+	// own implementation, declared in the masked file, whose methods come
+	// from a file beside it (djherbis/times).
+	"interface result read after the error": {
+		lib: `package lib
+
+import (
+	"os"
+	"time"
+)
+
+type timespec struct {
+	mtime
+	ctime
+}
+
+// Stat returns the times of the file at name.
+func Stat(name string) (Timespec, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return timespec{mtime{fi.ModTime()}, ctime{time.Now()}}, nil
+}
+`,
+		beside: map[string]string{"times.go": `package lib
+
+import "time"
+
+// Timespec gives a file's times.
+type Timespec interface {
+	ModTime() time.Time
+	ChangeTime() time.Time
+}
+
+type mtime struct{ v time.Time }
+
+func (m mtime) ModTime() time.Time { return m.v }
+
+type ctime struct{ v time.Time }
+
+func (c ctime) ChangeTime() time.Time { return c.v }
+`},
+		regions: []schemas.VerifiedRegion{region(15, 19)},
+		main:    `ts, err := lib.Stat(os.Args[0]); fmt.Println("ok", err != nil, ts.ModTime().IsZero(), ts.ChangeTime().IsZero())`,
+	},
+	// The coarse retry of a try-lock whose fine mask crashed a caller that
+	// panics on any error (an Example's panic(err)), where a poller
+	// (TryLockContext) retries until the try says true: (false, nil)
+	// hangs the poller, (true, nil) ends it (gofrs/flock).
+	"a poller and a caller that panics on any error, coarse": {
+		lib: `package lib
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// TryLock takes the lock if it is free.
+func TryLock(f *os.File) (bool, error) {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == syscall.EWOULDBLOCK {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// TryLockPoll retries TryLock until it holds the lock or fails.
+func TryLockPoll(f *os.File) (bool, error) {
+	for {
+		if ok, err := TryLock(f); ok || err != nil {
+			return ok, err
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+`,
+		regions: []schemas.VerifiedRegion{region(11, 15)},
+		main:    `f, _ := os.CreateTemp("", "lock"); defer os.Remove(f.Name()); if _, err := lib.TryLock(f); err != nil { panic(err) }; ok, err := lib.TryLockPoll(f); fmt.Println("ok", ok, err)`,
+		coarse:  true,
+	},
 }
 
 // TestQuietPlaceholders masks each fixture, builds it with the program
@@ -186,14 +272,18 @@ func TestQuietPlaceholders(t *testing.T) {
 	for name, fx := range quietFixtures {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "lib/lib.go", Source: []byte(fx.lib), Regions: fileRegions(fx.regions, "lib/lib.go"), Coarse: fx.coarse})
+			dir := map[string][]byte{}
+			for f, text := range fx.beside {
+				dir[f] = []byte(text)
+			}
+			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "lib/lib.go", Source: []byte(fx.lib), Regions: fileRegions(fx.regions, "lib/lib.go"), Coarse: fx.coarse, Dir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(out.Source) == fx.lib {
 				t.Fatalf("nothing masked: %+v", out.Actions)
 			}
-			dir := t.TempDir()
+			tmp := t.TempDir()
 			imports := `"fmt"`
 			if strings.Contains(fx.main, "os.") {
 				imports += "\n\t\"os\""
@@ -203,18 +293,21 @@ func TestQuietPlaceholders(t *testing.T) {
 				"lib/lib.go": string(out.Source),
 				"main.go":    "package main\n\nimport (\n\t" + imports + "\n\n\t\"quiet/lib\"\n)\n\nfunc main() {\n\t" + fx.main + "\n}\n",
 			}
+			for f, text := range fx.beside {
+				files["lib/"+f] = text
+			}
 			for f, text := range files {
-				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(tmp, f)), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(tmp, f), []byte(text), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			run(t, dir, goEnv, "go", "build", "-o", "prog", ".")
+			run(t, tmp, goEnv, "go", "build", "-o", "prog", ".")
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, filepath.Join(dir, "prog"))
+			cmd := exec.CommandContext(ctx, filepath.Join(tmp, "prog"))
 			got, err := cmd.CombinedOutput()
 			switch {
 			case errors.Is(ctx.Err(), context.DeadlineExceeded):
