@@ -109,15 +109,17 @@ func TestMaskGo(t *testing.T) {
 	}
 }
 
-// FuzzMaskGo: whatever the source and regions, Mask never panics, and a
-// masked file it returns parses.
+// FuzzMaskGo: whatever the source, the file beside it and the regions,
+// Mask never panics, and a masked file it returns parses.
 func FuzzMaskGo(f *testing.F) {
-	f.Add([]byte("package p\n\nimport \"os\"\n\nfunc f() (string, error) {\n\tif true {\n\t\treturn os.Getenv(\"X\"), nil\n\t}\n\treturn \"\", nil\n}\n"), 6, 8, false)
-	f.Add([]byte("package p\n\nfunc f() { x := 1; _ = x }\n"), 3, 3, true)
-	f.Add([]byte("package p\nfunc f() int {\n\tswitch {\n\tdefault:\n\t\treturn 1\n\t}\n}\n"), 5, 5, false)
-	f.Fuzz(func(t *testing.T, src []byte, start, end int, coarse bool) {
+	f.Add([]byte("package p\n\nimport \"os\"\n\nfunc f() (string, error) {\n\tif true {\n\t\treturn os.Getenv(\"X\"), nil\n\t}\n\treturn \"\", nil\n}\n"), []byte(nil), 6, 8, false)
+	f.Add([]byte("package p\n\nfunc f() { x := 1; _ = x }\n"), []byte(nil), 3, 3, true)
+	f.Add([]byte("package p\nfunc f() int {\n\tswitch {\n\tdefault:\n\t\treturn 1\n\t}\n}\n"), []byte(nil), 5, 5, false)
+	f.Add([]byte("package p\n\ntype t struct{ a; *b }\n\nfunc f() (I, bool, error) {\n\treturn nil, false, nil\n}\n"),
+		[]byte("package p\n\ntype I interface{ J; M() int }\ntype J interface{ N(x, y int) (z error) }\ntype a struct{}\ntype b struct{}\n\nfunc (a) M() int { return 0 }\nfunc (*b) N(int, int) error { return nil }\n"), 6, 6, true)
+	f.Fuzz(func(t *testing.T, src, beside []byte, start, end int, coarse bool) {
 		out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "p.go", Source: src, Coarse: coarse,
-			Regions: []schemas.VerifiedRegion{region(start, end)}})
+			Regions: []schemas.VerifiedRegion{region(start, end)}, Dir: map[string][]byte{"q.go": beside}})
 		if err != nil {
 			return
 		}
