@@ -11,7 +11,11 @@
 // placeholder return gives the results' zero values, except that a
 // last result of type error gets errors.New(lang.NeutralError) (errors is
 // imported where the file lacks it, unless the name is taken): callers
-// check that error before they touch the other results. Local
+// check that error before they touch the other results. A result of an
+// interface the package declares gets a zero value of a package type
+// implementing it (iface.go, over the files beside the masked one,
+// lang.MaskInput.Dir), since callers that only note the error go on to
+// call its methods. Local
 // variables still referred to after an early return keep a zero-value
 // declaration, variables that lost their last use get "_ = x", imports
 // that lost their last use are removed. Top-level declarations are
@@ -21,7 +25,9 @@
 // a function the source compiles), and returns plain zero values with
 // a nil error: it is the retry of a mask whose target run crashed or
 // hung, and what crashes on the neutral error is code that panics on
-// any error (a test's if err != nil { panic(err) }).
+// any error (a test's if err != nil { panic(err) }). Its bool results
+// beside that nil error are true, since false with a nil error is the
+// "not yet" a polling caller retries forever.
 //
 // Its verify front end (ReadEvidence, verify.go) reads a file with
 // go/parser into the guards (build tags, file suffixes, runtime.GOOS and
