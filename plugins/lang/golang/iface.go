@@ -51,12 +51,40 @@ type pkgDecls struct {
 	order   []string // type names, masked file first, then siblings by name
 	types   map[string]pkgType
 	methods map[string]map[string]pkgMethod // receiver type → method → method
+	// resolved memoizes the selectors of the types whose walk met no
+	// cycle (those are the same from wherever they are reached), so that
+	// embeddings fanning out cost each type once; budget bounds the walk
+	// of what the memo cannot hold.
+	resolved map[setKey]map[string]selector
+	budget   int
+	ifaces   map[string]*ifaceMethods
+}
+
+type setKey struct {
+	name    string
+	pointer bool
+}
+
+// selector is what a name selects on a type: the shallowest fields and
+// methods of that name, as the Go specification resolves x.f.
+type selector struct {
+	depth  int
+	count  int // how many at that depth: more than one is ambiguous
+	method bool
+	sig    string
+	inSet  bool // a method in the method set (receiver kind and path allow it)
+}
+
+type ifaceMethods struct {
+	methods map[string]string
+	known   bool
 }
 
 // newPkgDecls reads the declarations of file (parsed from src) and of the
 // siblings every platform compiles that belong to its package.
 func newPkgDecls(fset *token.FileSet, file *ast.File, src []byte, path string, dir map[string][]byte) *pkgDecls {
-	p := &pkgDecls{types: map[string]pkgType{}, methods: map[string]map[string]pkgMethod{}}
+	p := &pkgDecls{types: map[string]pkgType{}, methods: map[string]map[string]pkgMethod{},
+		resolved: map[setKey]map[string]selector{}, budget: 10000, ifaces: map[string]*ifaceMethods{}}
 	p.add(&pkgFile{src: src, fset: fset, file: file})
 	self := path[strings.LastIndex(path, "/")+1:]
 	names := make([]string, 0, len(dir))
@@ -124,7 +152,7 @@ func (p *pkgDecls) implementation(name string) (value, typ string, ok bool) {
 	if _, isInterface := it.spec.Type.(*ast.InterfaceType); !isInterface {
 		return "", "", false
 	}
-	want, known := p.interfaceMethods(name, 0)
+	want, known := p.interfaceMethods(name)
 	if !known || len(want) == 0 {
 		return "", "", false
 	}
@@ -133,13 +161,13 @@ func (p *pkgDecls) implementation(name string) (value, typ string, ok bool) {
 		if _, isInterface := t.spec.Type.(*ast.InterfaceType); isInterface {
 			continue
 		}
-		if covers(p.methodSet(tn, false, 0), want) {
+		if set, ok := p.methodSet(tn, false); ok && covers(set, want) {
 			if _, isStruct := t.spec.Type.(*ast.StructType); isStruct {
 				return tn + "{}", tn, true
 			}
 			return "*new(" + tn + ")", tn, true
 		}
-		if covers(p.methodSet(tn, true, 0), want) {
+		if set, ok := p.methodSet(tn, true); ok && covers(set, want) {
 			return "new(" + tn + ")", tn, true
 		}
 	}
@@ -157,10 +185,23 @@ func covers(have, want map[string]string) bool {
 
 // interfaceMethods returns the methods of the package's interface name,
 // with those of the package's interfaces it embeds; false when it embeds
-// anything else (another package's interface, a type set).
-func (p *pkgDecls) interfaceMethods(name string, depth int) (map[string]string, bool) {
+// anything else (another package's interface, a type set) or itself.
+func (p *pkgDecls) interfaceMethods(name string) (map[string]string, bool) {
+	if memo, seen := p.ifaces[name]; seen {
+		if memo == nil {
+			return nil, false // an embedding cycle: not valid Go
+		}
+		return memo.methods, memo.known
+	}
+	p.ifaces[name] = nil
+	methods, known := p.readInterface(name)
+	p.ifaces[name] = &ifaceMethods{methods: methods, known: known}
+	return methods, known
+}
+
+func (p *pkgDecls) readInterface(name string) (map[string]string, bool) {
 	t, ok := p.types[name]
-	if !ok || depth > 8 {
+	if !ok {
 		return nil, false
 	}
 	it, ok := t.spec.Type.(*ast.InterfaceType)
@@ -183,7 +224,7 @@ func (p *pkgDecls) interfaceMethods(name string, depth int) (map[string]string, 
 		if !ok {
 			return nil, false
 		}
-		embedded, ok := p.interfaceMethods(id.Name, depth+1)
+		embedded, ok := p.interfaceMethods(id.Name)
 		if !ok {
 			return nil, false
 		}
@@ -194,57 +235,98 @@ func (p *pkgDecls) interfaceMethods(name string, depth int) (map[string]string, 
 	return methods, true
 }
 
-// methodSet returns the methods of type name (of *name with pointer): its
-// own and those promoted through its embedded fields. A method two
-// embedded fields promote, or that a field's name hides, is left out: the
-// compiler would not promote it, or would pick by depth, which this does
-// not track.
-func (p *pkgDecls) methodSet(name string, pointer bool, depth int) map[string]string {
-	set := map[string]string{}
-	if depth > 8 {
-		return set
-	}
-	t, ok := p.types[name]
+// methodSet returns the method set of type name (of *name with pointer),
+// promoted methods included, as the Go specification builds it: a name
+// goes to the shallowest field or method of that name, and one found twice
+// at that depth is ambiguous and promotes nothing. ok is false when the
+// set is not known: a struct embeds a type of another package, an
+// interface, or an instance of a generic type (their methods are unknown
+// here, or their zero value would panic when called), or the walk ran out
+// of its budget.
+func (p *pkgDecls) methodSet(name string, pointer bool) (map[string]string, bool) {
+	sels, ok, _ := p.selectors(name, pointer, map[string]bool{})
 	if !ok {
-		return set
+		return nil, false
 	}
-	if st, ok := t.spec.Type.(*ast.StructType); ok {
-		promoted := map[string]string{}
-		count := map[string]int{}
-		fields := map[string]bool{}
-		for _, f := range st.Fields.List {
+	set := map[string]string{}
+	for n, sel := range sels {
+		if sel.count == 1 && sel.method && sel.inSet {
+			set[n] = sel.sig
+		}
+	}
+	return set, true
+}
+
+// selectors resolves every name on type name. A type met again on the
+// path that reached it adds nothing there (cut): whatever it holds is found
+// shallower through its first occurrence, so the answer is exact, but it
+// is not memoized, since from elsewhere the type's walk goes on.
+func (p *pkgDecls) selectors(name string, pointer bool, onPath map[string]bool) (sels map[string]selector, ok, cut bool) {
+	key := setKey{name, pointer}
+	if memo, found := p.resolved[key]; found {
+		return memo, true, false
+	}
+	if onPath[name] {
+		return nil, true, true
+	}
+	if p.budget--; p.budget < 0 {
+		return nil, false, false
+	}
+	onPath[name] = true
+	defer delete(onPath, name)
+	t, found := p.types[name]
+	if !found {
+		return nil, false, false
+	}
+	sels = map[string]selector{}
+	add := func(n string, sel selector) {
+		cur, seen := sels[n]
+		switch {
+		case !seen || sel.depth < cur.depth:
+			sels[n] = sel
+		case sel.depth == cur.depth:
+			cur.count += sel.count
+			sels[n] = cur
+		}
+	}
+	switch typ := t.spec.Type.(type) {
+	case *ast.InterfaceType:
+		return nil, false, false
+	case *ast.StructType:
+		for _, f := range typ.Fields.List {
 			for _, n := range f.Names {
-				fields[n.Name] = true
+				add(n.Name, selector{count: 1})
 			}
 			if len(f.Names) > 0 {
 				continue
 			}
-			typ, ptr := f.Type, pointer
-			if star, ok := typ.(*ast.StarExpr); ok {
-				typ, ptr = star.X, true
+			embedded, ptr := f.Type, pointer
+			if star, isStar := embedded.(*ast.StarExpr); isStar {
+				embedded, ptr = star.X, true
 			}
-			id, ok := typ.(*ast.Ident)
-			if !ok {
-				continue // another package's type: its methods are unknown here
+			id, isIdent := embedded.(*ast.Ident)
+			if !isIdent {
+				return nil, false, false
 			}
-			fields[id.Name] = true
-			for m, sig := range p.methodSet(id.Name, ptr, depth+1) {
-				promoted[m] = sig
-				count[m]++
+			add(id.Name, selector{count: 1})
+			sub, known, subCut := p.selectors(id.Name, ptr, onPath)
+			if !known {
+				return nil, false, false
 			}
-		}
-		for m, sig := range promoted {
-			if count[m] == 1 && !fields[m] {
-				set[m] = sig
+			cut = cut || subCut
+			for n, sel := range sub {
+				sel.depth++
+				add(n, sel)
 			}
 		}
 	}
 	for m, pm := range p.methods[name] {
-		if pointer || !pm.pointer {
-			set[m] = pm.sig
-		}
+		add(m, selector{count: 1, method: true, sig: pm.sig, inSet: pointer || !pm.pointer})
 	}
-	return set
+	if !cut {
+		p.resolved[key] = sels
+	}
+	return sels, true, cut
 }
 
 // signature spells a function type without parameter names or spaces:

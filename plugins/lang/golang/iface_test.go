@@ -2,7 +2,10 @@ package golang_test
 
 import (
 	"context"
+	"fmt"
 	"go/format"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,6 +42,10 @@ type placeholderCase struct {
 	beside map[string]string // the other files of the directory
 	coarse bool
 	want   string
+	// noBuild: the masked package is not compiled, because the directory
+	// is no package that builds (on purpose) or the compiler takes
+	// exponential time over it (the fan-out of embeddings).
+	noBuild bool
 }
 
 var placeholderCases = map[string]placeholderCase{
@@ -210,7 +217,35 @@ func Stat(name string) (Timespec, error) {
 			"broken_syntax.go":   "package times\n\ntype (\n",
 			"constrained_old.go": "// +build linux\n\npackage times\n\ntype oldspec struct{ mtime; ctime }\n",
 		},
-		want: `return *new(Timespec), errors.New("not implemented on this platform")`,
+		want:    `return *new(Timespec), errors.New("not implemented on this platform")`,
+		noBuild: true,
+	},
+	// A type embedding a pointer to itself: the embedding cycle ends, and
+	// ModTime, which mtime promotes at depth 1 and *node again deeper,
+	// goes to the shallower.
+	"interface-embedding-cycle": {
+		file: `package times
+
+type node struct {
+	*node
+	mtime
+	ctime
+}
+
+func Stat(name string) (Timespec, error) {
+	return nil, nil
+}
+`,
+		beside: map[string]string{"times.go": timesDecls},
+		want:   `return node{}, errors.New("not implemented on this platform")`,
+	},
+	// Forty types each embedding the two before it: each type's methods
+	// are worked out once (without that, 2^40 walks).
+	"interface-fan-out-embeddings": {
+		file:    fanOut(40),
+		beside:  map[string]string{"times.go": timesDecls},
+		want:    `return t39{}, errors.New("not implemented on this platform")`,
+		noBuild: true,
 	},
 	// The coarse mode: a nil error says the call worked, and the bool
 	// beside it says so too.
@@ -277,6 +312,21 @@ func Stat(timespec string) (Timespec, error) {
 	},
 }
 
+// fanOut is a platform file whose n types each embed the two before it
+// (which makes their ModTime ambiguous, as the compiler says: several
+// paths of the same depth lead to mtime), the last one, t<n-1>,
+// implementing Timespec through fields of its own.
+func fanOut(n int) string {
+	var b strings.Builder
+	b.WriteString("package times\n\ntype t0 struct{ mtime }\n\ntype t1 struct{ t0 }\n")
+	for i := 2; i < n-1; i++ {
+		fmt.Fprintf(&b, "\ntype t%d struct {\n\tt%d\n\tt%d\n}\n", i, i-1, i-2)
+	}
+	fmt.Fprintf(&b, "\ntype t%d struct {\n\tctime\n\tmtime\n\tx t%d\n\tt%d\n}\n", n-1, n-2, n-3)
+	b.WriteString("\nfunc Stat(name string) (Timespec, error) {\n\treturn nil, nil\n}\n")
+	return b.String()
+}
+
 // TestPlaceholderValues masks the last function of each case whole (its
 // file only the target compiles) and checks its placeholder return,
 // against the table and the golden file.
@@ -305,6 +355,48 @@ func TestPlaceholderValues(t *testing.T) {
 				t.Errorf("masked file is not gofmt-clean (err %v)", err)
 			}
 			checkGolden(t, "placeholder-"+name, render(out))
+		})
+	}
+}
+
+// TestPlaceholderValuesTypeCheck: each case's masked package, with the
+// files beside it, compiles for Linux and Windows, so the
+// concrete types the placeholders name do implement the interface.
+func TestPlaceholderValuesTypeCheck(t *testing.T) {
+	needTool(t, "go")
+	for name, tc := range placeholderCases {
+		if tc.noBuild {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := map[string][]byte{}
+			for f, src := range tc.beside {
+				dir[f] = []byte(src)
+			}
+			lines := strings.Count(tc.file, "\n")
+			startLine := strings.Count(tc.file[:strings.LastIndex(tc.file, "\nfunc ")], "\n") + 2
+			region := schemas.VerifiedRegion{
+				Region:  schemas.Region{File: "lib.go", Start: startLine, End: lines},
+				Verdict: schemas.Verdict{Label: schemas.LabelAPI, Verifier: "test"},
+			}
+			out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "lib.go", Source: []byte(tc.file),
+				Regions: []schemas.VerifiedRegion{region}, Coarse: tc.coarse, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tmp := t.TempDir()
+			files := map[string][]byte{"go.mod": []byte("module lib\n\ngo 1.21\n"), "lib.go": out.Source}
+			for f, src := range dir {
+				files[f] = src
+			}
+			for f, src := range files {
+				if err := os.WriteFile(filepath.Join(tmp, f), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, goos := range []string{"linux", "windows"} {
+				run(t, tmp, []string{"GOOS=" + goos, "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}, "go", "build", ".")
+			}
 		})
 	}
 }
