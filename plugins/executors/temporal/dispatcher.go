@@ -153,7 +153,7 @@ func (d *Dispatcher) Run(ctx context.Context, s *engine.Step, key cache.Digest, 
 		gctx, gcancel := context.WithCancel(ctx)
 		defer gcancel()
 		stop := d.watch.watch(ctx, s, req.Queue, func() {
-			nw := d.watch.noWorker(s, req.Queue, d.o.NoWorkerTimeout, d.describe)
+			nw := d.watch.noWorker(s, req.Queue, d.describe)
 			abandoned = nw
 			warn(nw.Error() + "; abandoning the step")
 			if serr := d.c.SignalWorkflow(context.Background(), wf.GetID(), wf.GetRunID(), signalAbandon, id); serr != nil {

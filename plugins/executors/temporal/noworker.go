@@ -38,14 +38,18 @@ type NoWorkerError struct {
 	Queue    string
 	Platform string
 	Env      map[string]string // the facts the step was keyed for
-	Waited   time.Duration
+	// Timeout is the no-worker timeout the platform's queues were given;
+	// the message names it rather than this step's own wait, which is
+	// shorter for a step that finds the queue already given up, and
+	// longer by a poll on a loaded machine.
+	Timeout time.Duration
 	// Detail says what the platform's live workers serve instead.
 	Detail string
 }
 
 func (e *NoWorkerError) Error() string {
-	return fmt.Sprintf("step %s: no worker serves queue %s (platform %s; keyed for %s) after waiting %s: %s",
-		e.Step, e.Queue, e.Platform, strings.ReplaceAll(strings.TrimSpace(Fingerprint(e.Env)), "\n", "; "), e.Waited.Round(time.Second), e.Detail)
+	return fmt.Sprintf("step %s: no worker serves queue %s (platform %s; keyed for %s) within the no-worker timeout of %s: %s",
+		e.Step, e.Queue, e.Platform, strings.ReplaceAll(strings.TrimSpace(Fingerprint(e.Env)), "\n", "; "), e.Timeout, e.Detail)
 }
 
 // liveWorker is one worker seen on a directory queue.
@@ -171,7 +175,7 @@ func (w *queueWatch) await(ctx context.Context, s *engine.Step, queue string, de
 			w.mu.Lock()
 			w.unserved[queue] = true
 			w.mu.Unlock()
-			return w.noWorker(s, queue, waited, describe)
+			return w.noWorker(s, queue, describe)
 		}
 		if !warned {
 			warn(fmt.Sprintf("no worker serves queue %s (platform %s; keyed for %s) yet; waiting up to %s for one",
@@ -226,7 +230,7 @@ func (w *queueWatch) watch(ctx context.Context, s *engine.Step, queue string, ab
 	return func() { close(done); <-exited }
 }
 
-func (w *queueWatch) noWorker(s *engine.Step, queue string, waited time.Duration, describe describeFunc) *NoWorkerError {
+func (w *queueWatch) noWorker(s *engine.Step, queue string, describe describeFunc) *NoWorkerError {
 	platform := s.Env["platform"]
 	w.mu.Lock()
 	desc, ok := w.described[platform]
@@ -239,7 +243,7 @@ func (w *queueWatch) noWorker(s *engine.Step, queue string, waited time.Duration
 		w.mu.Unlock()
 	}
 	detail := explain(platform, s.Env, desc.ids, desc.info, desc.err)
-	return &NoWorkerError{Step: s.ID, Queue: queue, Platform: platform, Env: s.Env, Waited: waited, Detail: detail}
+	return &NoWorkerError{Step: s.ID, Queue: queue, Platform: platform, Env: s.Env, Timeout: w.timeout, Detail: detail}
 }
 
 // explain says, for a step keyed for env, what the live workers of its

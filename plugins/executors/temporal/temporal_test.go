@@ -426,7 +426,7 @@ func TestNoWorkerServesAnotherFingerprint(t *testing.T) {
 	t.Logf("failed after %s: %s", took.Round(time.Millisecond), a.Error)
 	for _, want := range []string{
 		"no worker serves queue " + temporal.Queue("linux", temporal.Fingerprint(map[string]string{"executor": other})),
-		"after waiting 3s",
+		"within the no-worker timeout of 3s",
 		"w-here", // the live worker, named
 		`executor: the step needs "` + other + `", the worker has `,
 		`"` + fp + `"`, // what differs: the worker's own value
