@@ -79,7 +79,7 @@ func init() { engine.RegisterKind(kind{}) }
 func (kind) Name() string { return Kind }
 
 // Version 2: the provenance result and the pinned registry kinds.
-func (kind) Version() string { return "2" }
+func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config

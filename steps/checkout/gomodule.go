@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/mod/module"
@@ -20,6 +23,10 @@ import (
 // goDownload is what `go mod download -json` prints for one module.
 type goDownload struct {
 	Path, Version, Error, Zip, Sum string
+	// GoMod is the file of the module's go.mod as the go command uses it:
+	// the zip's own, or the one the proxy makes for a module published
+	// without one.
+	GoMod string
 }
 
 // checkoutGoModule fetches MODULE@VERSION with the go command into
@@ -69,8 +76,33 @@ func checkoutGoModule(ctx context.Context, rc *engine.RunContext, cfg Config, di
 	if err := modzip.Unzip(dir, module.Version{Path: path, Version: version}, d.Zip); err != nil {
 		return schemas.Provenance{}, fmt.Errorf("go module %s: %v", cfg.GoModule, err)
 	}
+	if err := addProxyGoMod(dir, d); err != nil {
+		return schemas.Provenance{}, fmt.Errorf("go module %s: %v", cfg.GoModule, err)
+	}
 	rc.SetLabel(cfg.GoModule)
 	return schemas.Provenance{Kind: "go_module", Repo: path, Version: version, Sum: h1}, nil
+}
+
+// addProxyGoMod gives a module published before Go modules (its zip holds
+// no go.mod) the go.mod the go command builds it with as a dependency: the
+// one the module proxy serves for that version (a module line and nothing
+// else), whose hash the checksum database vouches for as it does the
+// zip's. Without it `go test ./...` in the tree finds no main module and
+// every test is build-failed on both platforms. A zip's own go.mod is
+// never replaced.
+func addProxyGoMod(dir string, d goDownload) error {
+	target := filepath.Join(dir, "go.mod")
+	if _, err := os.Lstat(target); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if d.GoMod == "" {
+		return errors.New("the zip has no go.mod and the go command named none")
+	}
+	b, err := os.ReadFile(d.GoMod)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(target, b, 0o644)
 }
 
 // goModuleEnv is the environment of the fetch: the caller's proxy settings

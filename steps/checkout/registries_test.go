@@ -152,6 +152,22 @@ func TestGoModuleSource(t *testing.T) {
 		})
 }
 
+// A module published before Go modules has no go.mod in its zip; the tree
+// gets the one the proxy serves for it, so go test finds its main module.
+func TestGoModuleWithoutGoMod(t *testing.T) {
+	run := buildCheckout(t, t.TempDir(), map[string]any{
+		"go_module": "github.com/denisbrodbeck/machineid@v1.0.1",
+		"sum":       "h1:geKr9qtkB876mXguW2X6TU4ZynleN6ezuMSRhl4D7AQ=",
+	})
+	if run.res.Status != engine.StatusRan {
+		t.Fatalf("checkout: %s %s", run.res.Status, run.res.Error)
+	}
+	if got := strings.TrimSpace(treeFile(t, run, "go.mod")); got != "module github.com/denisbrodbeck/machineid" {
+		t.Errorf("go.mod = %q, want the proxy's module line", got)
+	}
+	treeFile(t, run, "id_windows.go")
+}
+
 func TestGoModuleUnknownVersion(t *testing.T) {
 	run := buildCheckout(t, t.TempDir(), map[string]any{"go_module": "github.com/gofrs/flock@v0.0.99"})
 	if run.res.Status != engine.StatusFailed || !strings.HasPrefix(run.res.Error, pinAt) {
