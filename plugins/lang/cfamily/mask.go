@@ -657,13 +657,17 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 }
 
 // placeholder returns the statements of a quiet body for fn: every
-// parameter cast to void (no unused-parameter warnings) and a zero-value
+// parameter, and every file static the body named, cast to void (no
+// unused-parameter or unused-function warnings) and a zero-value
 // return. ok is false for result types without a zero value to return (a
 // reference, a deduced type).
 func (m *cMasker) placeholder(fn *cfunc) ([]string, bool) {
 	var ph []string
 	for _, p := range fn.params {
 		ph = append(ph, "(void)"+p+";")
+	}
+	for _, s := range m.staticsUsed(fn) {
+		ph = append(ph, "(void)"+s+";") // see statics.go
 	}
 	zero, ok := m.zeroValue(fn.result)
 	switch {

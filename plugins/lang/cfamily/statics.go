@@ -1,0 +1,92 @@
+package cfamily
+
+// File-scope statics a placeholder keeps referenced.
+//
+// A C library built with -Werror=unused-function (and unused-variable,
+// unused-const-variable) fails to build once a placeholder replaces the
+// only body that used a static helper or table: json-c's tokenizer lost
+// its build to a dozen "defined but not used" errors on the target. A
+// placeholder therefore casts to void every static function and variable
+// of the file that the body it replaces named, as it does the function's
+// parameters. Only statics declared before the function and outside every
+// conditional directive are named, since only those are declared on every
+// platform the placeholder is compiled for; C++ is left alone, where a
+// static name may be an overload set that a cast to void cannot take.
+
+// fileStatics returns the names of the static functions and variables
+// declared at file scope, before token index before and outside every #if.
+func (f *cfile) fileStatics(before int) map[string]bool {
+	toks := f.lx.tokens
+	names := map[string]bool{}
+	depth, d := 0, 0 // conditional nesting at the current token; next directive
+	for i := 0; i < before && i < len(toks); i++ {
+		for d < len(f.lx.directives) && f.lx.directives[d].start < toks[i].start {
+			switch f.lx.directives[d].name {
+			case "if", "ifdef", "ifndef":
+				depth++
+			case "endif":
+				depth = max(depth-1, 0)
+			}
+			d++
+		}
+		if toks[i].text != "static" || depth > 0 || f.parent[i] != -1 {
+			continue
+		}
+		if name := f.declaredName(i+1, before); name != "" {
+			names[name] = true
+		}
+	}
+	return names
+}
+
+// declaredName is the identifier a declaration starting at token i
+// declares: the last identifier before its first '(', '=', '[', ',' or ';'.
+// "" when a '{' (a struct or enum definition) or a keyword comes first.
+func (f *cfile) declaredName(i, limit int) string {
+	toks := f.lx.tokens
+	last := ""
+	for ; i < limit && i < len(toks); i++ {
+		switch t := toks[i].text; t {
+		case "(", "=", "[", ",", ";":
+			if declKeywords[last] || cArithmetic[last] {
+				return ""
+			}
+			return last
+		case "{":
+			return ""
+		default:
+			if isCIdent(t) {
+				last = t
+			}
+		}
+	}
+	return ""
+}
+
+// staticsUsed lists, in order of first use, the file's statics that fn's
+// body names (fn itself and its parameters aside).
+func (m *cMasker) staticsUsed(fn *cfunc) []string {
+	if m.f.cpp || fn.close < 0 {
+		return nil
+	}
+	statics := m.f.fileStatics(fn.open)
+	seen := map[string]bool{fn.name: true}
+	for _, p := range fn.params {
+		seen[p] = true
+	}
+	var used []string
+	for _, t := range m.f.lx.tokens[fn.open+1 : fn.close] {
+		if statics[t.text] && !seen[t.text] {
+			seen[t.text] = true
+			used = append(used, t.text)
+		}
+	}
+	return used
+}
+
+// declKeywords are words (besides cKeywords) a declared name never is.
+var declKeywords = map[string]bool{
+	"static": true, "const": true, "volatile": true, "inline": true, "extern": true, "struct": true,
+	"union": true, "enum": true, "void": true, "register": true, "restrict": true, "__inline": true,
+	"__attribute__": true, "typedef": true,
+}
