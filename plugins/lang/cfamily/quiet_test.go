@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osbench/osbench/plugins/lang/masktest"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
@@ -49,7 +50,7 @@ int main(void)
     return 0;
 }
 `,
-		regions: []schemas.VerifiedRegion{region(8, 9)},
+		regions: []schemas.VerifiedRegion{masktest.Region(8, 9)},
 		refusal: "freeze the clock",
 	},
 	"a dropped fclose": {
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
     return 0;
 }
 `,
-		regions: []schemas.VerifiedRegion{region(11, 11)},
+		regions: []schemas.VerifiedRegion{masktest.Region(11, 11)},
 		refusal: "calls fclose(f)",
 	},
 }
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
 // branch on and runs it: a hang or an exhausted resource is a loud mask.
 // The rules refuse both regions, and say why.
 func TestQuietCPlaceholders(t *testing.T) {
-	needTool(t, "gcc")
+	masktest.NeedTool(t, "gcc")
 	for name, fx := range cQuietFixtures {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -111,7 +112,7 @@ func TestQuietCPlaceholders(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "prog.c"), out.Source, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			run(t, dir, nil, "gcc", "-std=c99", "-D_DEFAULT_SOURCE", "-DTARGET", "-o", "prog", "prog.c")
+			masktest.Run(t, dir, nil, "gcc", "-std=c99", "-D_DEFAULT_SOURCE", "-DTARGET", "-o", "prog", "prog.c")
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			// A low descriptor limit makes a leak show in a few hundred opens.
@@ -143,7 +144,7 @@ static int f(int x)
 }
 #endif
 `
-	out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "atomic-ops.h", Source: []byte(src), Regions: []schemas.VerifiedRegion{region(5, 5), region(2, 10)}})
+	out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "atomic-ops.h", Source: []byte(src), Regions: []schemas.VerifiedRegion{masktest.Region(5, 5), masktest.Region(2, 10)}})
 	if err != nil {
 		t.Fatalf("Mask: %v", err)
 	}

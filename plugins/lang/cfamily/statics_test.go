@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/lang/masktest"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
@@ -40,7 +41,7 @@ int path_root(const char *p)
 // platform declares alone is never named (it would not compile there).
 func TestPlaceholderKeepsStaticsUsed(t *testing.T) {
 	out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "root.c", Source: []byte(staticsSrc),
-		Regions: []schemas.VerifiedRegion{region(11, 12)}, Coarse: true})
+		Regions: []schemas.VerifiedRegion{masktest.Region(11, 12)}, Coarse: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/plugins/lang/masktest"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
@@ -354,7 +355,7 @@ func TestPlaceholderValues(t *testing.T) {
 			if formatted, err := format.Source(out.Source); err != nil || string(formatted) != string(out.Source) {
 				t.Errorf("masked file is not gofmt-clean (err %v)", err)
 			}
-			checkGolden(t, "placeholder-"+name, render(out))
+			masktest.CheckGolden(t, "placeholder-"+name, masktest.Render(out), *update)
 		})
 	}
 }
@@ -363,7 +364,7 @@ func TestPlaceholderValues(t *testing.T) {
 // files beside it, compiles for Linux and Windows, so the
 // concrete types the placeholders name do implement the interface.
 func TestPlaceholderValuesTypeCheck(t *testing.T) {
-	needTool(t, "go")
+	masktest.NeedTool(t, "go")
 	for name, tc := range placeholderCases {
 		if tc.noBuild {
 			continue
@@ -395,7 +396,7 @@ func TestPlaceholderValuesTypeCheck(t *testing.T) {
 				}
 			}
 			for _, goos := range []string{"linux", "windows"} {
-				run(t, tmp, []string{"GOOS=" + goos, "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}, "go", "build", ".")
+				masktest.Run(t, tmp, []string{"GOOS=" + goos, "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}, "go", "build", ".")
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osbench/osbench/plugins/lang/masktest"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
 )
@@ -50,7 +51,7 @@ func Field(line string) (string, error) {
 	return tokens[3], nil
 }
 `,
-		regions: []schemas.VerifiedRegion{region(13, 15)},
+		regions: []schemas.VerifiedRegion{masktest.Region(13, 15)},
 		main:    `_, err := lib.Field("a b"); fmt.Println("ok", err != nil)`,
 	},
 	// The same in a function the source compiles too: the guarded block
@@ -69,7 +70,7 @@ func Volume(p string, windows bool) string {
 	return ""
 }
 `,
-		regions: []schemas.VerifiedRegion{shared(6, 8)},
+		regions: []schemas.VerifiedRegion{masktest.Shared(6, 8)},
 		main:    `fmt.Println("ok", lib.Volume("x", true))`,
 	},
 	// A try-lock whose placeholder says "not yet" (false, nil) inside its
@@ -106,7 +107,7 @@ func Lock(f *os.File) error {
 	}
 }
 `,
-		regions: []schemas.VerifiedRegion{region(11, 15)},
+		regions: []schemas.VerifiedRegion{masktest.Region(11, 15)},
 		main:    `f, _ := os.CreateTemp("", "lock"); defer os.Remove(f.Name()); fmt.Println("ok", lib.Lock(f) != nil)`,
 	},
 	// A polling loop whose body (and with it the loop's exit) was removed:
@@ -128,7 +129,7 @@ func WaitReady(ready func() (bool, error)) error {
 	return nil
 }
 `,
-		regions: []schemas.VerifiedRegion{region(6, 12)},
+		regions: []schemas.VerifiedRegion{masktest.Region(6, 12)},
 		main:    `fmt.Println("ok", lib.WaitReady(func() (bool, error) { return true, nil }))`,
 	},
 	// A constructor whose placeholder returns a nil pointer with a nil
@@ -159,7 +160,7 @@ func Size(name string) int64 {
 	return info.Size
 }
 `,
-		regions: []schemas.VerifiedRegion{region(10, 14)},
+		regions: []schemas.VerifiedRegion{masktest.Region(10, 14)},
 		main:    `fmt.Println("ok", lib.Size(os.Args[0]))`,
 	},
 	// A caller (a test, an example) that panics on any error crashes on
@@ -174,7 +175,7 @@ func Split(line string) ([]string, error) {
 	return strings.Fields(line), nil
 }
 `,
-		regions: []schemas.VerifiedRegion{region(7, 7)},
+		regions: []schemas.VerifiedRegion{masktest.Region(7, 7)},
 		main:    `words, err := lib.Split("a b"); if err != nil { panic(err) }; fmt.Println("ok", len(words))`,
 		coarse:  true,
 	},
@@ -223,7 +224,7 @@ type ctime struct{ v time.Time }
 
 func (c ctime) ChangeTime() time.Time { return c.v }
 `},
-		regions: []schemas.VerifiedRegion{region(15, 19)},
+		regions: []schemas.VerifiedRegion{masktest.Region(15, 19)},
 		main:    `ts, err := lib.Stat(os.Args[0]); fmt.Println("ok", err != nil, ts.ModTime().IsZero(), ts.ChangeTime().IsZero())`,
 	},
 	// The coarse retry of a try-lock whose fine mask crashed a caller that
@@ -258,7 +259,7 @@ func TryLockPoll(f *os.File) (bool, error) {
 	}
 }
 `,
-		regions: []schemas.VerifiedRegion{region(11, 15)},
+		regions: []schemas.VerifiedRegion{masktest.Region(11, 15)},
 		main:    `f, _ := os.CreateTemp("", "lock"); defer os.Remove(f.Name()); if _, err := lib.TryLock(f); err != nil { panic(err) }; ok, err := lib.TryLockPoll(f); fmt.Println("ok", ok, err)`,
 		coarse:  true,
 	},
@@ -267,7 +268,7 @@ func TryLockPoll(f *os.File) (bool, error) {
 // TestQuietPlaceholders masks each fixture, builds it with the program
 // that calls it, and runs that: a panic or a hang is a loud mask.
 func TestQuietPlaceholders(t *testing.T) {
-	needTool(t, "go")
+	masktest.NeedTool(t, "go")
 	goEnv := []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}
 	for name, fx := range quietFixtures {
 		t.Run(name, func(t *testing.T) {
@@ -304,7 +305,7 @@ func TestQuietPlaceholders(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			run(t, tmp, goEnv, "go", "build", "-o", "prog", ".")
+			masktest.Run(t, tmp, goEnv, "go", "build", "-o", "prog", ".")
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, filepath.Join(tmp, "prog"))

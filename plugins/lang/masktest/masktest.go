@@ -94,6 +94,13 @@ func Region(start, end int) schemas.VerifiedRegion {
 	return schemas.VerifiedRegion{Region: schemas.Region{Start: start, End: end}, Verdict: schemas.Verdict{Label: schemas.LabelAPI}}
 }
 
+// Shared is a region of code the source platform compiles too.
+func Shared(start, end int) schemas.VerifiedRegion {
+	r := Region(start, end)
+	r.SourceCompiled = true
+	return r
+}
+
 // Run runs a command in dir with env added, failing the test with its
 // output when it fails.
 func Run(t *testing.T, dir string, env []string, name string, args ...string) string {
@@ -123,7 +130,7 @@ func NeedTool(t *testing.T, name string) {
 // MaskedCopy copies the fixture repository repo into a temporary directory
 // and masks every file of it that fixtures lists for repo (coarse ones
 // excluded).
-func MaskedCopy(t *testing.T, repo string, fixtures []Fixture) string {
+func MaskedCopy(t *testing.T, repo string, fixtures map[string]Fixture) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), repo)
 	if err := os.CopyFS(dir, os.DirFS(Dir(repo))); err != nil {
