@@ -42,6 +42,7 @@ type cfile struct {
 	parent   []int // per token: index of the innermost enclosing '{', or -1
 	match    map[int]int
 	funcs    map[int]*cfunc // by the token index of the body's '{'
+	statics  []staticDecl   // file-scope statics, found on first use (statics.go)
 }
 
 func parseC(src []byte, cpp bool) *cfile {

@@ -15,11 +15,35 @@ package cfamily
 
 // fileStatics returns the names of the static functions and variables
 // declared at file scope, before token index before and outside every #if.
+// The file's statics are found once (staticDecls), whatever the number of
+// placeholders.
 func (f *cfile) fileStatics(before int) map[string]bool {
-	toks := f.lx.tokens
+	if f.statics == nil {
+		f.statics = f.staticDecls()
+	}
 	names := map[string]bool{}
+	for _, d := range f.statics {
+		if d.at < before {
+			names[d.name] = true
+		}
+	}
+	return names
+}
+
+// staticDecl is a file-scope static declaration: its name and the index
+// of its "static" token.
+type staticDecl struct {
+	name string
+	at   int
+}
+
+// staticDecls lists the file-scope statics outside every conditional
+// directive, in file order.
+func (f *cfile) staticDecls() []staticDecl {
+	toks := f.lx.tokens
+	decls := []staticDecl{}
 	depth, d := 0, 0 // conditional nesting at the current token; next directive
-	for i := 0; i < before && i < len(toks); i++ {
+	for i := range toks {
 		for d < len(f.lx.directives) && f.lx.directives[d].start < toks[i].start {
 			switch f.lx.directives[d].name {
 			case "if", "ifdef", "ifndef":
@@ -32,11 +56,11 @@ func (f *cfile) fileStatics(before int) map[string]bool {
 		if toks[i].text != "static" || depth > 0 || f.parent[i] != -1 {
 			continue
 		}
-		if name := f.declaredName(i+1, before); name != "" {
-			names[name] = true
+		if name := f.declaredName(i+1, len(toks)); name != "" {
+			decls = append(decls, staticDecl{name: name, at: i})
 		}
 	}
-	return names
+	return decls
 }
 
 // declaredName is the identifier a declaration starting at token i
