@@ -45,6 +45,17 @@ type Cmd struct {
 	// GOMODCACHE). The executor creates them and makes them writable by the
 	// run user. They are kept outside every key.
 	WritableDirs []string
+	// ReadOnlyDirs are long-lived directories the command reads and must
+	// not change (a module or crate cache filled by a fetch step). When
+	// the executor can, they are mounted read-only for the whole command,
+	// build included. They are kept outside every key.
+	ReadOnlyDirs []string
+	// Network keeps the host's network for the command. Without it an
+	// executor that can (a root osbench on Linux) runs the command in a
+	// network namespace of its own with only loopback: commands that run
+	// repository or patch code (builds, tests) never set it; a fetch of
+	// pinned dependencies, which runs no repository code, does.
+	Network bool
 
 	// ownedDirs are long-lived directories of one run user (a Wine
 	// prefix, which Wine refuses unless its user owns it): handed to
