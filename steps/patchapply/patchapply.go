@@ -61,7 +61,9 @@ type kind struct{}
 func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+// Version 2: test code inside source files (Rust's #[cfg(test)] items and
+// the files of #[cfg(test)] mod declarations) is put back too.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -150,14 +152,26 @@ func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.W
 		}
 		return reject(reason)
 	}
-	restored, reason, err := restoreTestFiles(repo, pristine, res.Files)
+	modules, err := testModuleFiles(pristine)
+	if err != nil {
+		return res, "", err
+	}
+	isTest := func(p string) bool { return lang.IsTestFile(p) || modules[p] }
+	restored, reason, err := restoreTestFiles(repo, pristine, res.Files, isTest)
 	if err != nil {
 		return res, "", err
 	}
 	if reason != "" {
 		return reject(reason)
 	}
-	res.Outcome, res.Method, res.RestoredTestFiles = schemas.ApplyApplied, method, restored
+	code, reason, err := restoreTestCode(repo, pristine, res.Files, isTest)
+	if err != nil {
+		return res, "", err
+	}
+	if reason != "" {
+		return reject(reason)
+	}
+	res.Outcome, res.Method, res.RestoredTestFiles, res.RestoredTestCode = schemas.ApplyApplied, method, restored, code
 	return res, repo, nil
 }
 
@@ -178,16 +192,17 @@ func touchedPaths(h *patchHeaders) []string {
 	return paths
 }
 
-// restoreTestFiles puts every test file among paths back to the task's
+// restoreTestFiles puts every test file among paths (isTest says which)
+// back to the task's
 // version (pristine), or removes it when the task has none, and returns
 // the restored paths (sorted, as paths is). A test file the patch placed
 // behind a symbolic link, or under a directory it turned into a file, is a
 // rejection reason: restoring it would write through the link, or undo
 // the patch's own change.
-func restoreTestFiles(repo, pristine string, paths []string) (restored []string, reason string, err error) {
+func restoreTestFiles(repo, pristine string, paths []string, isTest func(string) bool) (restored []string, reason string, err error) {
 	restored = []string{}
 	for _, p := range paths {
-		if !lang.IsTestFile(p) {
+		if !isTest(p) {
 			continue
 		}
 		parent, link, err := blockingParent(repo, p)
@@ -272,6 +287,9 @@ func label(res schemas.ApplyResult) string {
 	}
 	if n := len(res.RestoredTestFiles); n > 0 {
 		s += fmt.Sprintf(", %d test files restored", n)
+	}
+	if n := len(res.RestoredTestCode); n > 0 {
+		s += fmt.Sprintf(", %d in-source test items restored", n)
 	}
 	return s
 }

@@ -106,6 +106,7 @@ var C = lang.Language{
 	// character literal that hides the rest of the line), raw strings
 	// after u8R, LR, uR and UR and with a quote in their delimiter.
 	Evidence: lang.EvidenceReader{Read: ReadC, Version: "2"},
+	TestCode: lang.TestCode{None: "C has no test code convention inside source files; its tests are test programs and test directories"},
 }
 
 // CPP is C++ as registered.
@@ -130,6 +131,7 @@ var CPP = lang.Language{
 	CacheEnv: []string{},
 	// "2": as C's.
 	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "2"},
+	TestCode: lang.TestCode{None: "C++ has no test code convention inside source files; its tests are test programs and test directories"},
 }
 
 func init() {

@@ -70,6 +70,7 @@ var Language = lang.Language{
 	// steps/checkout points these at osbench's own module cache.
 	CacheEnv: []string{"GOMODCACHE", "GOFLAGS"},
 	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
+	TestCode: lang.TestCode{None: "Go tests live in _test.go files only"},
 }
 
 func init() {
