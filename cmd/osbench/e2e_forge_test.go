@@ -126,13 +126,16 @@ func TestEvalForgingPatches(t *testing.T) {
 	type forger struct {
 		id      string
 		patch   string
-		defence string // "evidence", "definitions" or "restored"
+		defence string // "evidence", "definitions", "restored" or "test sources"
 	}
 	// model is the prediction's model: one model per task and defence, so
 	// two forgers of one task are two models.
 	model := func(f forger) string {
-		if f.defence == "restored" {
+		switch f.defence {
+		case "restored":
 			return "forger-unittests"
+		case "test sources":
+			return "forger-rewrite"
 		}
 		return "forger"
 	}
@@ -179,6 +182,18 @@ func TestEvalForgingPatches(t *testing.T) {
 			}
 		}), "restored"})
 	}
+	// Go, Linux target: the root package's test binary rewrites the test
+	// file of the config package, which go test may compile after it ran
+	// (a TestForged added to config_test.go) — whether or not it wins the
+	// race, the run changed the task's test sources.
+	rewrite := readExampleTask(t, tasks, "lineend__windows-to-linux")
+	forgers = append(forgers, forger{rewrite.ID, agentPatch(t, repo(rewrite.ID), func(dir string) {
+		write(dir, "rewrite.go", "package lineend\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\n"+
+			"func init() {\n\tfor _, arg := range os.Args {\n\t\tif strings.HasPrefix(arg, \"-test.\") {\n"+
+			"\t\t\tf, err := os.OpenFile(\"config/config_test.go\", os.O_APPEND|os.O_WRONLY, 0)\n"+
+			"\t\t\tif err == nil {\n\t\t\t\tf.WriteString(\"\\nfunc TestForged(t *testing.T) {}\\n\")\n\t\t\t\tf.Close()\n\t\t\t}\n"+
+			"\t\t\treturn\n\t\t}\n\t}\n}\n")
+	}), "test sources"})
 	// CMake: every test runs `true`.
 	cmake := readExampleTask(t, tasks, "cppenc__windows-to-linux")
 	forgers = append(forgers, forger{cmake.ID, agentPatch(t, repo(cmake.ID), func(dir string) {
@@ -230,6 +245,11 @@ func TestEvalForgingPatches(t *testing.T) {
 			if !strings.Contains(rep.StageI.NotGraded, "test definitions differ") {
 				t.Errorf("forger/%s: stage I not_graded %q, want the test definitions named", f.id, rep.StageI.NotGraded)
 			}
+		case "test sources":
+			if !strings.Contains(rep.StageI.NotGraded, "changed the task's test sources (config/config_test.go)") {
+				t.Errorf("forger/%s: stage I not_graded %q, want the rewritten test file named", f.id, rep.StageI.NotGraded)
+			}
+			continue
 		case "restored":
 			// The unit tests are the task's again: the report lists them,
 			// and the required ones among them fail on the masked code as

@@ -114,7 +114,10 @@ func (kind) Name() string { return Kind }
 // Version 7: a Go coverprofile is stored sorted (coverage.CanonicalProfile):
 // multi-package profiles came in package completion order, so a rerun of a
 // hit could store other bytes.
-func (kind) Version() string { return "7" }
+//
+// Version 8: a run records the test sources it changed, added or removed
+// (changed_test_files), which the verdict does not grade.
+func (kind) Version() string { return "8" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -204,6 +207,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return res, err
 	}
 
+	sourcesBefore, err := testSources(repo)
+	if err != nil {
+		return fmt.Errorf("hashing the test sources: %w", err)
+	}
 	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
@@ -315,7 +322,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return fmt.Errorf("%v; see the log (osbench logs %s)", err, rc.Step.ID)
 	}
 
-	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results, Definitions: ev.definitions}
+	sourcesAfter, err := testSources(repo)
+	if err != nil {
+		return fmt.Errorf("hashing the test sources after the run: %w", err)
+	}
+	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results, Definitions: ev.definitions,
+		ChangedTestFiles: changedTestSources(sourcesBefore, sourcesAfter)}
 	if tr.Tests == nil {
 		tr.Tests = []schemas.TestResult{}
 	}

@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/plugins/executors"
+	_ "github.com/osbench/osbench/plugins/lang/all"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -175,5 +177,57 @@ func TestUnmatchedSkips(t *testing.T) {
 	}
 	if got := unmatchedSkips(nil, []string{"anything"}); got != nil {
 		t.Errorf("with no expected tests: %v, want nothing said", got)
+	}
+}
+
+// TestChangedTestSources: a run that rewrites, adds or removes a test
+// source is named; data files under testdata/ and non-test sources are
+// the suite's business.
+func TestChangedTestSources(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{
+		"a/a.go":               "package a\n",
+		"a/a_test.go":          "package a\n",
+		"b/b_test.go":          "package b\n",
+		"b/testdata/input.txt": "data\n",
+		"tests/it.rs":          "fn main() {}\n",
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := testSources(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != 3 {
+		t.Fatalf("test sources %v, want a/a_test.go, b/b_test.go, tests/it.rs", before)
+	}
+	write := func(p, text string) {
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/a.go", "package a // the patch's code may change\n")
+	write("b/testdata/input.txt", "rewritten by the suite\n")
+	if after, _ := testSources(repo); changedTestSources(before, after) != nil {
+		t.Fatalf("changed %v, want none", changedTestSources(before, after))
+	}
+	write("b/b_test.go", "package b\n\nfunc TestForged(t *testing.T) {}\n")
+	write("a/main_test.go", "package a\n")
+	if err := os.Remove(filepath.Join(repo, "tests/it.rs")); err != nil {
+		t.Fatal(err)
+	}
+	after, err := testSources(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/main_test.go", "b/b_test.go", "tests/it.rs"}
+	if got := changedTestSources(before, after); !slices.Equal(got, want) {
+		t.Errorf("changed %v, want %v", got, want)
 	}
 }
