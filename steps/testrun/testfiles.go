@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 
@@ -21,8 +22,19 @@ import (
 // test files before the run; the test step checks they are still the
 // task's after it, and names every test source the run changed, added or
 // removed (TestResults.ChangedTestFiles); the verdict does not grade such
-// a run. Only files of a known language count: suites write data files
-// under testdata/ all the time, test sources almost never.
+// a run. Only files a language names as tests count (isTestSource):
+// suites write data files under testdata/ and builds generate sources,
+// but neither writes a _test.go.
+
+// isTestSource reports whether a repository path is a test source by its
+// own name (x_test.go, x_test.c), not merely a file under a test
+// directory: a build writes generated sources under build/tests/ and
+// the like, while the runner that compiles tests between test programs
+// (go test) compiles exactly the files so named.
+func isTestSource(rel string) bool {
+	l, ok := lang.Lookup(lang.Of(rel))
+	return ok && l.IsTestName(path.Base(rel))
+}
 
 // maxTestSources bounds the files hashed: beyond it the check is off for
 // the run (a repository of that size is not a task).
@@ -49,7 +61,7 @@ func testSources(repo string) (map[string]string, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if lang.Of(rel) == "" || !lang.IsTestFile(rel) {
+		if !isTestSource(rel) {
 			return nil
 		}
 		if len(sums) >= maxTestSources {

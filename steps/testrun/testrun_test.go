@@ -190,7 +190,8 @@ func TestChangedTestSources(t *testing.T) {
 		"a/a_test.go":          "package a\n",
 		"b/b_test.go":          "package b\n",
 		"b/testdata/input.txt": "data\n",
-		"tests/it.rs":          "fn main() {}\n",
+		"tests/it_test.rs":     "fn main() {}\n",
+		"build/tests/gen.c":    "int x;\n",
 	}
 	for p, text := range files {
 		if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755); err != nil {
@@ -205,7 +206,7 @@ func TestChangedTestSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(before) != 3 {
-		t.Fatalf("test sources %v, want a/a_test.go, b/b_test.go, tests/it.rs", before)
+		t.Fatalf("test sources %v, want a/a_test.go, b/b_test.go, tests/it_test.rs", before)
 	}
 	write := func(p, text string) {
 		if err := os.WriteFile(filepath.Join(repo, p), []byte(text), 0o644); err != nil {
@@ -219,14 +220,15 @@ func TestChangedTestSources(t *testing.T) {
 	}
 	write("b/b_test.go", "package b\n\nfunc TestForged(t *testing.T) {}\n")
 	write("a/main_test.go", "package a\n")
-	if err := os.Remove(filepath.Join(repo, "tests/it.rs")); err != nil {
+	write("build/tests/gen.c", "int y; /* a build's generated source */\n")
+	if err := os.Remove(filepath.Join(repo, "tests/it_test.rs")); err != nil {
 		t.Fatal(err)
 	}
 	after, err := testSources(repo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"a/main_test.go", "b/b_test.go", "tests/it.rs"}
+	want := []string{"a/main_test.go", "b/b_test.go", "tests/it_test.rs"}
 	if got := changedTestSources(before, after); !slices.Equal(got, want) {
 		t.Errorf("changed %v, want %v", got, want)
 	}
