@@ -60,7 +60,8 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
+func (kind) Name() string { return Kind }
+
 // Version 2: test code inside source files (Rust's #[cfg(test)] items and
 // the files of #[cfg(test)] mod declarations) is put back too.
 func (kind) Version() string { return "2" }

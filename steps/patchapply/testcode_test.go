@@ -47,8 +47,8 @@ func TestInSourceTestCodeRestored(t *testing.T) {
 			lib:      crateLib,
 		},
 		{
-			name: "a test function added beside the module",
-			patch: "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -14 +14,3 @@\n }\n+#[test]\n+fn forged() {}\n",
+			name:    "a test function added beside the module",
+			patch:   "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -14 +14,3 @@\n }\n+#[test]\n+fn forged() {}\n",
 			outcome: schemas.ApplyApplied,
 			code:    []string{"src/lib.rs: fn forged() (added by the patch, removed)"},
 			lib:     crateLib,

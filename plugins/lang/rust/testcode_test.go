@@ -83,8 +83,8 @@ mod tests {
 			problem: `test item "mod tests" cannot be put back: the patch removed its module "mod inner"`,
 		},
 		{
-			name:      "a cfg(test) use changed is put back",
-			patched:   strings.Replace(taskLib, "use std::os::windows::ffi::OsStrExt;", "use std::io;", 1),
+			name:    "a cfg(test) use changed is put back",
+			patched: strings.Replace(taskLib, "use std::os::windows::ffi::OsStrExt;", "use std::io;", 1),
 			want: strings.Replace(taskLib, "#[cfg(all(test, windows))]\nuse std::os::windows::ffi::OsStrExt;", "", 1) +
 				"\n#[cfg(all(test, windows))]\nuse std::os::windows::ffi::OsStrExt;\n",
 			wantItems: []string{"use std::io (added by the patch, removed)", "use std::os::windows::ffi::OsStrExt (removed by the patch, put back)"},
