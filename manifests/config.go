@@ -22,12 +22,15 @@ type Set struct {
 // Repository is one `repository "NAME"` block after presets were applied and
 // every expression evaluated.
 type Repository struct {
-	Name      string
-	Preset    string // "" when none
-	Language  string // from the preset ("go", "c", "rust", "csharp"), or the manifest
-	Source    Source
-	Migrate   []Direction
-	FlakyRuns int // default 3
+	Name     string
+	Preset   string // "" when none
+	Language string // from the preset ("go", "c", "rust", "csharp"), or the manifest
+	Source   Source
+	// ExtraSources are further pinned trees placed inside Source's
+	// (extra_source blocks), sorted by At; not task code.
+	ExtraSources []ExtraSource
+	Migrate      []Direction
+	FlakyRuns    int // default 3
 	// Split is how many tasks each migration direction's verified regions
 	// are divided into (default 1: one task per direction), by feature
 	// group, then directory and file, never dividing a function

@@ -65,6 +65,7 @@ var repositorySchema = &hcl.BodySchema{
 	Attributes: append([]hcl.AttributeSchema{{Name: "preset"}, {Name: "migrate"}}, settingsAttributes...),
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "source"},
+		{Type: "extra_source", LabelNames: []string{"name"}},
 		{Type: "platform", LabelNames: []string{"name"}},
 	},
 }
@@ -119,6 +120,7 @@ type repositoryBlock struct {
 	Name     string
 	Preset   *setting[string]
 	Source   *sourceBlock
+	Extras   []*extraSourceBlock
 	Migrate  *setting[[]Direction]
 	Settings settings
 
@@ -223,6 +225,14 @@ func decodeRepositoryBlock(block *hcl.Block, sc *scope) (*repositoryBlock, hcl.D
 		var sourceDiags hcl.Diagnostics
 		r.Source, sourceDiags = decodeSourceBlock(source, sc)
 		diags = append(diags, sourceDiags...)
+	}
+
+	for _, block := range content.Blocks {
+		if block.Type == "extra_source" {
+			e, d := decodeExtraSourceBlock(block, sc)
+			r.Extras = append(r.Extras, e)
+			diags = append(diags, d...)
+		}
 	}
 
 	var settingsDiags hcl.Diagnostics

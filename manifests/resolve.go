@@ -112,6 +112,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings, 
 	use(r, "env", merged.Env)
 	use(r, "secret_env", merged.SecretEnv)
 	r.resolveSource(rb.Source, rb.scope)
+	r.resolveExtraSources(rb.Extras, rb.scope)
 
 	platforms := append([]*platformBlock(nil), merged.Platforms...)
 	sort.Slice(platforms, func(i, j int) bool { return platforms[i].Name < platforms[j].Name })

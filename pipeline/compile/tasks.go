@@ -64,7 +64,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	at := directionSource(r, platforms[d.Target])
 	dc := &engine.Step{
 		ID: dir + "/" + diffcov.Kind, Kind: diffcov.Kind, Group: r.Name,
-		Config: engine.Fields(diffcov.Config{Repository: r.Name, Source: d.Source, Target: d.Target}, at),
+		Config: engine.Fields(diffcov.Config{Repository: r.Name, Source: d.Source, Target: d.Target, Exclude: extraDirs(r)}, at),
 		Inputs: []engine.Input{
 			{Name: diffcov.InputSource, Step: checkoutID(r.Name)},
 			{Name: diffcov.InputTargetCoverage, Step: platformID(r.Name, d.Target, covimport.Kind)},
@@ -315,4 +315,14 @@ func groupRef(g *schemas.TaskGroup) *taskbuild.GroupRef {
 		return nil
 	}
 	return &taskbuild.GroupRef{Index: g.Index, Of: g.Of}
+}
+
+// extraDirs are the directories of r's extra_source trees, which are not
+// task code; nil when there are none, so other keys do not change.
+func extraDirs(r *manifests.Repository) []string {
+	var dirs []string
+	for _, e := range r.ExtraSources {
+		dirs = append(dirs, e.At)
+	}
+	return dirs
 }
