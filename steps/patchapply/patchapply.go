@@ -54,6 +54,10 @@ type Config struct {
 	// Patch is the hex SHA-256 of the patch, stored in the cache by the
 	// caller.
 	Patch string `json:"patch"`
+	// Restore are directories of the task's tree that are not task code
+	// (the manifest's extra_source trees: a vendored test framework): every
+	// file of them the patch touches is put back, like a test file.
+	Restore []string `json:"restore,omitempty"`
 }
 
 type kind struct{}
@@ -87,7 +91,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	res, tree, err := evaluate(ctx, patch, pristine, filepath.Join(rc.WorkDir, "repo"), log)
+	res, tree, err := evaluate(ctx, patch, pristine, filepath.Join(rc.WorkDir, "repo"), log, cfg.Restore...)
 	if cerr := log.Close(); err == nil {
 		err = cerr
 	}
@@ -106,7 +110,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 // evaluate applies patch to the task's files (pristine, left untouched) in
 // a git repository made at repo. It returns the verdict and, when the
 // patch applied, the directory holding the patched tree.
-func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.Writer) (schemas.ApplyResult, string, error) {
+func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.Writer, restoreDirs ...string) (schemas.ApplyResult, string, error) {
 	res := schemas.ApplyResult{Files: []string{}, RestoredTestFiles: []string{}}
 	if len(strings.TrimSpace(string(patch))) == 0 {
 		res.Outcome, res.Method = schemas.ApplyApplied, schemas.ApplyEmpty
@@ -157,7 +161,17 @@ func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.W
 	if err != nil {
 		return res, "", err
 	}
-	isTest := func(p string) bool { return lang.IsTestFile(p) || modules[p] }
+	isTest := func(p string) bool {
+		if lang.IsTestFile(p) || modules[p] {
+			return true
+		}
+		for _, d := range restoreDirs {
+			if strings.HasPrefix(p, d+"/") {
+				return true
+			}
+		}
+		return false
+	}
 	restored, reason, err := restoreTestFiles(repo, pristine, res.Files, isTest)
 	if err != nil {
 		return res, "", err

@@ -85,3 +85,22 @@ func TestInSourceTestCodeRestored(t *testing.T) {
 		})
 	}
 }
+
+// TestExtraTreesRestored: a file of an extra_source tree (not task code) the
+// patch edits is put back like a test file.
+func TestExtraTreesRestored(t *testing.T) {
+	dir := t.TempDir()
+	pristine := filepath.Join(dir, "pristine")
+	writeEntries(t, pristine, map[string]string{"src/lib.rs": crateLib, "src/helpers.rs": crateHelpers, "third_party/fw/fw.h": "int ok(void);\n"})
+	patch := "--- a/third_party/fw/fw.h\n+++ b/third_party/fw/fw.h\n@@ -1 +1 @@\n-int ok(void);\n+#define ok() 1\n"
+	res, tree, err := evaluate(context.Background(), []byte(patch), pristine, filepath.Join(dir, "repo"), io.Discard, "third_party/fw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != schemas.ApplyApplied || !slices.Equal(res.RestoredTestFiles, []string{"third_party/fw/fw.h"}) {
+		t.Fatalf("outcome %s, restored %q", res.Outcome, res.RestoredTestFiles)
+	}
+	if b, _ := os.ReadFile(filepath.Join(tree, "third_party/fw/fw.h")); string(b) != "int ok(void);\n" {
+		t.Errorf("fw.h = %q, want the task's", b)
+	}
+}
