@@ -342,6 +342,7 @@ func (ps probeSetup) runAll(t *testing.T, run probeRunner, goEnv, goCaches []str
 			if err != nil || res.TimedOut || res.ExitCode != 0 {
 				t.Fatalf("Run = %+v, %v:\n%s", res, err, output)
 			}
+			t.Logf("measured: the %s probe (isolated=%v) in %v", probe, isolated, res.Duration.Round(time.Millisecond))
 			ps.check(t, output, isolated, kinds...)
 		})
 	}
