@@ -273,7 +273,7 @@ func (l *Local) prepare(cmd Cmd, who runUser) (*exec.Cmd, *sandbox, error) {
 // no writable dirs, the caller runs test programs itself, or the host
 // cannot; the last is said once).
 func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
-	if len(cmd.WritableDirs) == 0 || l.stateDir == "" || l.noTestLauncher {
+	if len(launcherDirs(cmd)) == 0 || l.stateDir == "" || l.noTestLauncher {
 		return env, "", nil
 	}
 	if err := testLauncherUsable(); err != nil {
@@ -287,9 +287,17 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 	return withTestLauncher(env, launcher, l.crossRunner), launcher, nil
 }
 
-// launcherDirs are the directories cmd's test launcher keeps read-only.
+// launcherDirs are the directories cmd's test launcher keeps read-only:
+// what the command writes, its copy-on-write dirs included (a test
+// program must not change what the command's later test programs read),
+// and more dirs of the executor's. A command with none needs no launcher:
+// read-only dirs are read-only for the whole command.
 func launcherDirs(cmd Cmd) []string {
-	return append(slices.Clone(cmd.WritableDirs), cmd.readOnlyForTests...)
+	dirs := append(slices.Clone(cmd.WritableDirs), cmd.CopyOnWriteDirs...)
+	if len(dirs) == 0 {
+		return nil
+	}
+	return append(dirs, cmd.readOnlyForTests...)
 }
 
 // dropStepLauncher removes the test launcher of a command that protects a

@@ -87,7 +87,8 @@ func TestViewMounts(t *testing.T) {
 // TestReadOnlyAndCopyOnWriteDirs: a read-only dir cannot be written by
 // the command (build included, not only its test programs); a
 // copy-on-write dir can, but the writes stay in the command's scratch
-// space and are gone after it. The same script given the dirs as
+// space and are gone after it; a test program run through the test
+// launcher cannot write it either. The same script given the dirs as
 // WritableDirs writes both, so the test can fail.
 func TestReadOnlyAndCopyOnWriteDirs(t *testing.T) {
 	requireRoot(t)
@@ -102,7 +103,10 @@ func TestReadOnlyAndCopyOnWriteDirs(t *testing.T) {
 echo more >> "$RO/f" 2>/dev/null && echo "appended ro"
 echo new > "$COW/new" 2>/dev/null && echo "created cow"
 echo more >> "$COW/registry/src/f" 2>/dev/null && echo "appended cow"
-cat "$COW/new" "$COW/registry/src/f"`
+cat "$COW/new" "$COW/registry/src/f"
+test -n "$OSBENCH_TEST_SANDBOX" || echo "no test launcher"
+"$OSBENCH_TEST_SANDBOX" sh -c 'echo x >> "$COW/registry/src/f"' 2>/dev/null && echo "a test program wrote cow"
+true`
 	reset := func() {
 		os.Remove(filepath.Join(cow, "new"))
 		os.Remove(filepath.Join(ro, "new"))
