@@ -445,3 +445,62 @@ func BenchmarkIsolation(b *testing.B) {
 		}
 	}
 }
+
+// TestIsolationCost measures the isolation on an example repository's own
+// test command (pathsep's go test, on Linux and as Windows binaries under
+// Wine), on and off in turn, three times each. It only runs when asked
+// (OSBENCH_MEASURE_ISOLATION=1): it is a measurement, not a check.
+func TestIsolationCost(t *testing.T) {
+	if os.Getenv("OSBENCH_MEASURE_ISOLATION") == "" {
+		t.Skip("set OSBENCH_MEASURE_ISOLATION=1 to measure")
+	}
+	requireRoot(t)
+	_, file, _, _ := runtime.Caller(0)
+	repo := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "repos", "pathsep")
+	goEnv, goCaches := localGoEnv(t)
+	f := sharedWine(t)
+	platforms := []struct {
+		name   string
+		off    *isolationOff
+		run    func(context.Context, Cmd) (Result, error)
+		env    []string
+		caches []string
+	}{
+		{"linux", nil, nil, goEnv, goCaches},
+		{"wine", &f.wine.runner.off, f.wine.Run, f.goEnv, f.goCaches},
+	}
+	l := newTestLocal(t)
+	platforms[0].off, platforms[0].run = &l.off, l.Run
+	for _, p := range platforms {
+		var on, off []time.Duration
+		for i := range 6 {
+			isolated := i%2 == 0
+			*p.off = isolationOff{network: !isolated, view: !isolated}
+			work := filepath.Join(scratchDir(t), "work")
+			if err := os.MkdirAll(work, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("cp", "-r", repo, filepath.Join(work, "src")).CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			var out bytes.Buffer
+			res, err := p.run(context.Background(), Cmd{
+				Argv: []string{"go", "test", "-count=1", "./..."}, Dir: filepath.Join(work, "src"), WorkDir: work,
+				Env: p.env, WritableDirs: p.caches, Stdout: &out, Stderr: &out, Timeout: 10 * time.Minute,
+			})
+			if err != nil || res.ExitCode != 0 {
+				t.Fatalf("%s isolated=%v: %+v, %v\n%s", p.name, isolated, res, err, out.String())
+			}
+			if isolated {
+				on = append(on, res.Duration)
+			} else {
+				off = append(off, res.Duration)
+			}
+		}
+		*p.off = isolationOff{}
+		slices.Sort(on)
+		slices.Sort(off)
+		t.Logf("measured: pathsep's go test on %s: isolated %v (median of %v), not isolated %v (median of %v)",
+			p.name, on[1].Round(time.Millisecond), on, off[1].Round(time.Millisecond), off)
+	}
+}
