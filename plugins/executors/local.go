@@ -288,12 +288,13 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 }
 
 // launcherDirs are the directories cmd's test launcher keeps read-only:
-// what the command writes, its copy-on-write dirs included (a test
-// program must not change what the command's later test programs read),
-// and more dirs of the executor's. A command with none needs no launcher:
-// read-only dirs are read-only for the whole command.
+// what the command writes, its copy-on-write dirs (a test program must not
+// change what the command's later test programs read) and its ReadOnlyDirs
+// (read-only for the whole command already when osbench is root; a
+// non-root osbench has only the launcher to protect them), and more dirs
+// of the executor's. A command with none of its own needs no launcher.
 func launcherDirs(cmd Cmd) []string {
-	dirs := append(slices.Clone(cmd.WritableDirs), cmd.CopyOnWriteDirs...)
+	dirs := append(append(slices.Clone(cmd.WritableDirs), cmd.CopyOnWriteDirs...), cmd.ReadOnlyDirs...)
 	if len(dirs) == 0 {
 		return nil
 	}

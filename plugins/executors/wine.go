@@ -215,7 +215,7 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	// cargo runs Windows test programs through its target runner: plain
 	// wine, in the cargo preset, becomes the launcher that runs it in the
 	// test sandbox (winelauncher.go).
-	if len(cmd.WritableDirs)+len(cmd.CopyOnWriteDirs) > 0 {
+	if len(launcherDirs(cmd)) > 0 {
 		for i, kv := range env {
 			if kv == cargoWindowsRunnerVar+"=wine" {
 				env[i] = cargoWindowsRunnerVar + "=" + filepath.Join(launchers, wineTestLauncherName)

@@ -82,14 +82,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return rc.PutBytes("fingerprint", []byte(versions.Lines()))
 	}
 	var out, errb bytes.Buffer
-	// The one command of a toolchain step that needs the network: the go
-	// command downloads the pinned toolchain (GOTOOLCHAIN) from the module
-	// proxy into the shared module cache, checked against the checksum
-	// database. It runs no code of any repository (its work dir is empty),
-	// so it may; the builds and tests that use the toolchain run offline.
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: []string{"go", "version"}, Env: env, Stdout: &out, Stderr: &errb,
 		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
+		// The go command downloads the pinned toolchain (a module of
+		// the proxy, checked against the checksum database); it runs no
+		// code of a repository.
 		Network: true,
 	})
 	if err != nil {
