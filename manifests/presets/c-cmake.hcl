@@ -39,6 +39,9 @@
 #                  gtest and each runners: ["test/arestest"].
 #   list_args      the each runner's listing arguments: ["--list"].
 #   run_args       arguments before the test's name when each runs one.
+#   mingw_threads  the thread model of the mingw-w64 compilers that build
+#                  for Windows: "posix" (default; C++11 threads work) or
+#                  "win32" (g++ 12 has no std::thread or std::mutex).
 #
 # The scripts are bash, run as `bash -eo pipefail -c SCRIPT NAME ARGS...`:
 # the values that differ by platform or by repository (the timeout, the
@@ -46,6 +49,8 @@
 # script. A repository overrides a command with an argv list as usual.
 #
 # Debian: apt-get install cmake gcc g++ gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine wine64
+# (the mingw-w64 packages bring both thread models' compilers:
+# x86_64-w64-mingw32-g++-posix and -win32)
 locals {
   # Configure and build. $1: extra linker flags; $2: the source directory;
   # the rest: cmake arguments.
@@ -76,16 +81,31 @@ locals {
 
   # The Windows build: a toolchain file for the mingw-w64 cross compilers,
   # written into the build directory so the repository is not touched, then
-  # cmake_build. $1: the source directory; the rest: cmake arguments. The
-  # find-root settings keep the build from picking up the
-  # host's Linux libraries and headers.
+  # cmake_build. $1: the thread model of the compilers (posix or win32);
+  # $2: the source directory; the rest: cmake arguments. The compilers are
+  # named by their thread model, not through Debian's alternatives, whose
+  # default is win32: its g++ 12 has no std::thread, std::mutex or
+  # std::condition_variable, which most C++ libraries use. A toolchain
+  # file's set() wins over -DCMAKE_CXX_COMPILER, so the choice is a
+  # parameter. The posix runtime (libwinpthread) is linked statically with
+  # the rest (-static). The find-root settings keep the build from picking
+  # up the host's Linux libraries and headers.
   mingw_build = <<-EOT
+    threads=$1
+    shift
+    case $threads in
+      posix | win32) ;;
+      *)
+        echo "c-cmake preset: unknown mingw_threads '$threads' (posix or win32)" >&2
+        exit 2
+        ;;
+    esac
     mkdir -p _osbench_build
-    cat >_osbench_build/mingw-w64.cmake <<'CMAKE'
+    cat >_osbench_build/mingw-w64.cmake <<CMAKE
     set(CMAKE_SYSTEM_NAME Windows)
     set(CMAKE_SYSTEM_PROCESSOR x86_64)
-    set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc)
-    set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++)
+    set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-$threads)
+    set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++-$threads)
     set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
     set(CMAKE_CROSSCOMPILING_EMULATOR wine)
     set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
@@ -217,6 +237,7 @@ preset "c-cmake" {
     programs      = []
     list_args     = []
     run_args      = []
+    mingw_threads = "posix"
   }
 
   platform "linux" {
@@ -254,11 +275,11 @@ preset "c-cmake" {
     }
 
     build {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build", param.source_dir], param.cmake_options)
+      command = concat(["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build", param.mingw_threads, param.source_dir], param.cmake_options)
     }
 
     test {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "x86_64-w64-mingw32-gcov", timeout, coverage_file,
+      command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "x86_64-w64-mingw32-gcov-${param.mingw_threads}", timeout, coverage_file,
       param.runner, report_file, join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args)], skip_args)
       parser = local.parsers[param.runner]
       report = param.runner == "gtest" ? "_osbench_report.xml" : null
