@@ -303,12 +303,18 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	results = ev.results
 	results = markSkipped(results, expected, cfg.Skip)
-	unmatched := unmatchedSkips(expected, cfg.Skip)
+	var unmatched []string
+	if known, complete := knownTests(cfg, expected, ev.definitions, results, testRes.TimedOut); complete {
+		unmatched = unmatchedSkips(known, cfg.Skip)
+	}
 	for _, entry := range unmatched {
 		fmt.Fprintf(logw, "[osbench: skip entry %q matches no test of this platform]\n", entry)
 		rc.Log.Warn().Str("step", rc.Step.ID).Str("skip", entry).Msg("skip entry matches no test on this platform; it does nothing")
 	}
 	if err := logw.Close(); err != nil {
+		return err
+	}
+	if err := unmatchedSkipsError(rc.Step, cfg.Platform, unmatched); err != nil {
 		return err
 	}
 	if results, err = noTestsReported(results, testRes); err != nil {
