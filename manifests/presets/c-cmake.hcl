@@ -321,12 +321,12 @@ locals {
 preset "c-cmake" {
   language = "c"
   params = {
-    cmake_options = []
-    source_dir    = "."
-    runner        = "ctest"
-    programs      = []
-    list_args     = []
-    run_args      = []
+    cmake_options  = []
+    source_dir     = "."
+    runner         = "ctest"
+    programs       = []
+    list_args      = []
+    run_args       = []
     mingw_threads  = "posix"
     working_dir    = ""
     skip_exit_code = 0
@@ -340,9 +340,11 @@ preset "c-cmake" {
     }
 
     test {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "gcov", timeout, coverage_file,
-      param.runner, report_file, join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args),
-      param.working_dir, format("%d", param.skip_exit_code)], skip_args)
+      command = concat(
+        ["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "gcov", timeout, coverage_file, param.runner, report_file],
+        [join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args), param.working_dir, format("%d", param.skip_exit_code)],
+        skip_args,
+      )
       parser  = local.parsers[param.runner]
       report  = param.runner == "gtest" ? "_osbench_report.xml" : null
       timeout = "10m"
@@ -372,9 +374,11 @@ preset "c-cmake" {
     }
 
     test {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "x86_64-w64-mingw32-gcov-${param.mingw_threads}", timeout, coverage_file,
-      param.runner, report_file, join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args),
-      param.working_dir, format("%d", param.skip_exit_code)], skip_args)
+      command = concat(
+        ["bash", "-eo", "pipefail", "-c", local.run_tests, "c-cmake-test", "x86_64-w64-mingw32-gcov-${param.mingw_threads}", timeout, coverage_file, param.runner, report_file],
+        [join("\n", param.programs), join("\n", param.list_args), join("\n", param.run_args), param.working_dir, format("%d", param.skip_exit_code)],
+        skip_args,
+      )
       parser = local.parsers[param.runner]
       report = param.runner == "gtest" ? "_osbench_report.xml" : null
       # Wine starts each test program in about 2 s.
