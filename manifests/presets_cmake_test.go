@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/schemas"
@@ -121,15 +122,21 @@ func TestCMakePresetRunners(t *testing.T) {
 		body    string // after source and migrate
 		parser  string
 		want    map[string]schemas.Status
+		// notBuilt is a program the targets parameter leaves unbuilt.
+		notBuilt string
 	}{{
-		name:    "ctest with cmake_options, a glob skip",
+		name:    "ctest with cmake_options, the targets it needs, a glob skip",
 		project: demoProject,
-		body: `params = { cmake_options = ["-DDEMO_TESTS=ON"] }
+		body: `params = {
+    cmake_options = ["-DDEMO_TESTS=ON"]
+    targets       = ["unit_adds"]
+  }
   platform "linux" {
     test { skip = ["generated_*", "suite"] }
   }`,
-		parser: "ctest",
-		want:   map[string]schemas.Status{"unit_adds": schemas.StatusPass, "unit_wrong": schemas.StatusFail},
+		parser:   "ctest",
+		want:     map[string]schemas.Status{"unit_adds": schemas.StatusPass, "unit_wrong": schemas.StatusFail},
+		notBuilt: "suite",
 	}, {
 		name:    "each: list, then run every test alone where CTest runs the suite; the program's skips",
 		project: demoProject,
@@ -201,6 +208,11 @@ func TestCMakePresetRunners(t *testing.T) {
 			}
 			if out, err := runIn(dir, linux.Build.Argv); err != nil {
 				t.Fatalf("build: %v\n%s", err, out)
+			}
+			if tt.notBuilt != "" {
+				if _, err := os.Stat(filepath.Join(dir, "_osbench_build", tt.notBuilt)); err == nil {
+					t.Errorf("%s was built, though not among the targets", tt.notBuilt)
+				}
 			}
 			// The parser reads stdout alone, as the test step's does: what
 			// the programs print goes to stderr, the log.
@@ -318,5 +330,31 @@ func TestCMakePresetEachUnderWine(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("results = %v, want %v\noutput:\n%s\nstderr:\n%s", got, want, out, stderr.String())
+	}
+}
+
+// TestBuildTimeoutSetting: the C presets bound their builds apart from the
+// tests (30m), and a manifest's build block overrides it per platform.
+func TestBuildTimeoutSetting(t *testing.T) {
+	r := loadOne(t, `repository "demo" {
+  preset = "c-cmake"
+  source {
+    path = "."
+  }
+  migrate = ["linux->windows"]
+  platform "windows" {
+    build { timeout = "45m" }
+  }
+}
+`)
+	got := map[string]time.Duration{}
+	for _, p := range r.Platforms {
+		got[p.Name] = p.BuildTimeout
+	}
+	if want := map[string]time.Duration{"linux": 30 * time.Minute, "windows": 45 * time.Minute}; !reflect.DeepEqual(got, want) {
+		t.Errorf("build timeouts = %v, want %v", got, want)
+	}
+	if r.Platforms[1].Build == nil || len(r.Platforms[1].Build.Argv) == 0 {
+		t.Errorf("the windows build lost the preset's command: %+v", r.Platforms[1].Build)
 	}
 }

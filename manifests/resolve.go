@@ -181,6 +181,8 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 	}
 	if p.Build != nil {
 		out.Build = r.resolveBuild(prefix+"build.", p.Build, in)
+		timeout, _ := use(r, prefix+"build.timeout", p.Build.Timeout)
+		out.BuildTimeout = timeout.Value
 	}
 	return out
 }

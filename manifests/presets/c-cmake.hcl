@@ -50,6 +50,9 @@
 #                  a test skipped itself (77 in automake's convention);
 #                  0 (default): none. A TAP "# SKIP" line a program
 #                  prints for the test is a skip too.
+#   targets        the CMake targets to build (cmake --build --target),
+#                  e.g. the test programs: ["uv_run_tests_a"]; [] (default):
+#                  all. Every run builds, the masks' build checks too.
 #   mingw_threads  the thread model of the mingw-w64 compilers that build
 #                  for Windows: "posix" (default; C++11 threads work) or
 #                  "win32" (g++ 12 has no std::thread or std::mutex).
@@ -64,16 +67,22 @@
 # x86_64-w64-mingw32-g++-posix and -win32)
 locals {
   # Configure and build. $1: extra linker flags; $2: the source directory;
-  # the rest: cmake arguments.
+  # $3: the targets to build, one per line (none: all); the rest: cmake
+  # arguments.
   # CFLAGS, CXXFLAGS and LDFLAGS are how CMake takes its first flags from
   # the environment, for C-only, C++-only and mixed projects alike. Debug:
   # no optimisation, so each line is counted as written.
   cmake_build = <<-EOT
     export CFLAGS=--coverage CXXFLAGS=--coverage LDFLAGS="--coverage $1"
     source_dir=$2
-    shift 2
+    mapfile -t targets <<<"$3"
+    shift 3
+    # Only the targets asked for (the test programs and what they link),
+    # not a project's every library flavour and benchmark.
+    target_args=()
+    if [[ -n $${targets[*]} ]]; then target_args=(--target "$${targets[@]}"); fi
     cmake -S "$source_dir" -B _osbench_build -DCMAKE_BUILD_TYPE=Debug "$@"
-    cmake --build _osbench_build --parallel "$(nproc)"
+    cmake --build _osbench_build --parallel "$(nproc)" "$${target_args[@]}"
   EOT
 
   # Many projects register a test by its program's path, add_test(NAME x
@@ -93,7 +102,7 @@ locals {
   # The Windows build: a toolchain file for the mingw-w64 cross compilers,
   # written into the build directory so the repository is not touched, then
   # cmake_build. $1: the thread model of the compilers (posix or win32);
-  # $2: the source directory; the rest: cmake arguments. The compilers are
+  # $2: the source directory; $3: the targets; the rest: cmake arguments. The compilers are
   # named by their thread model, not through Debian's alternatives, whose
   # default is win32: its g++ 12 has no std::thread, std::mutex or
   # std::condition_variable, which most C++ libraries use. A toolchain
@@ -125,9 +134,9 @@ locals {
     set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
     set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
     CMAKE
-    source_dir=$1
-    shift
-    set -- -static "$source_dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake" "$@"
+    source_dir=$1 targets=$2
+    shift 2
+    set -- -static "$source_dir" "$targets" -DCMAKE_TOOLCHAIN_FILE="$PWD/_osbench_build/mingw-w64.cmake" "$@"
     ${local.cmake_build}
     ${local.wine_launchers}
   EOT
@@ -330,13 +339,17 @@ preset "c-cmake" {
     mingw_threads  = "posix"
     working_dir    = ""
     skip_exit_code = 0
+    targets        = []
   }
 
   platform "linux" {
     executor = "local"
 
     build {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", "", param.source_dir], param.cmake_options)
+      command = concat(["bash", "-eo", "pipefail", "-c", local.cmake_build, "c-cmake-build", "", param.source_dir, join("\n", param.targets)], param.cmake_options)
+      # The build's own bound: a compile is not a hung test, and under load
+      # it can outlast the eval_timeout of a masked or patched tree's run.
+      timeout = "30m"
     }
 
     test {
@@ -370,7 +383,8 @@ preset "c-cmake" {
     }
 
     build {
-      command = concat(["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build", param.mingw_threads, param.source_dir], param.cmake_options)
+      command = concat(["bash", "-eo", "pipefail", "-c", local.mingw_build, "c-cmake-build", param.mingw_threads, param.source_dir, join("\n", param.targets)], param.cmake_options)
+      timeout = "30m"
     }
 
     test {

@@ -299,6 +299,9 @@ func environment(p *manifests.Platform) schemas.TestEnvironment {
 	}
 	if p.Build != nil {
 		e.Build = &schemas.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}
+		if p.BuildTimeout > 0 {
+			e.BuildTimeout = p.BuildTimeout.String()
+		}
 	}
 	if re := p.Test.Regex; re != nil {
 		e.Regex = &schemas.RegexParser{Pattern: re.Pattern, Statuses: re.Statuses}
