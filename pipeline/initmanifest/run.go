@@ -87,6 +87,12 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 	if m.Preset, err = DetectPreset(tree); err != nil {
 		return nil, err
 	}
+	if src.Kind == KindDebian {
+		m.Name = upstreamName(m.Name, func(file string) []byte {
+			b, _ := co.TreeFile(checkout.ResultSource, file)
+			return b
+		})
+	}
 	if err := pin(&m.Source, co); err != nil {
 		return nil, err
 	}
@@ -326,6 +332,9 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		run := PlatformRun{Platform: p.Name, Tests: tr.Tests, SkipStyle: p.Test.SkipStyle,
 			Took: max(s.Duration, s.RunDuration), Timeout: p.Test.Timeout, EvalTimeout: p.Test.EvalTimeout}
 		run.Log, _ = a.Side("test.log") // a log trimmed from the cache only costs the reasons
+		if r.opts.Cache != nil {
+			run.Log = machinePaths(run.Log, r.opts.Cache.Dir())
+		}
 		l.runs = append(l.runs, run)
 	}
 	passes := map[string]int{} // platform → tests passing there
