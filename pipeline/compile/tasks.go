@@ -122,6 +122,11 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 		Executor: target.Executor, User: target.User, Toolchain: target.Toolchain, Env: target.Env,
 		Check: buildCheck(r.Language, target),
 	}
+	if b := target.Build; b != nil && b.Shell == "" && len(b.Argv) > 0 && target.BuildTimeout > 0 {
+		// The check is the platform's build command (buildCheck): its
+		// bound too.
+		maskConfig.CheckTimeout = target.BuildTimeout.String()
+	}
 	if r.Masker == maskrepo.LMMasker {
 		maskConfig.LM, maskConfig.LMPrompt = r.LM, lm.MaskPromptVersion
 	} else {
