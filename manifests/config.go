@@ -80,7 +80,12 @@ type Platform struct {
 	// (steps/testrun redacts them from the output it keeps).
 	SecretEnv []string
 	Build     *Command // nil when there is no separate build command
-	Test      Test
+	// BuildTimeout bounds the build command alone (build.timeout); 0: the
+	// run's timeout bounds it, as it bounds the test command. A build is
+	// not a test: under load it can take longer than a masked or patched
+	// tree's eval_timeout allows a hung test.
+	BuildTimeout time.Duration
+	Test         Test
 	// Coverage is nil when the platform collects none.
 	Coverage *Coverage
 }

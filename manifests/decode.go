@@ -81,7 +81,7 @@ var platformSchema = &hcl.BodySchema{
 }
 
 var buildSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "command"}, {Name: "shell"}, {Name: "dir"}},
+	Attributes: []hcl.AttributeSchema{{Name: "command"}, {Name: "shell"}, {Name: "dir"}, {Name: "timeout"}},
 }
 
 var testSchema = &hcl.BodySchema{
@@ -156,6 +156,7 @@ type buildBlock struct {
 	Command   *lateCommand
 	Shell     *setting[string]
 	Dir       *setting[string]
+	Timeout   *setting[duration]
 	DeclRange hcl.Range
 }
 
@@ -394,6 +395,8 @@ func decodeBuildBlock(block *hcl.Block, sc *scope) (*buildBlock, hcl.Diagnostics
 	content, diags := block.Body.Content(buildSchema)
 	var d hcl.Diagnostics
 	b.Command, b.Shell, b.Dir, d = decodeCommandAttributes(content, sc)
+	diags = append(diags, d...)
+	b.Timeout, d = decodeAttr(content.Attributes["timeout"], sc.ctx, asDuration)
 	return b, append(diags, d...)
 }
 

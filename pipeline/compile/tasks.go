@@ -122,6 +122,11 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 		Executor: target.Executor, User: target.User, Toolchain: target.Toolchain, Env: target.Env,
 		Check: buildCheck(r.Language, target),
 	}
+	if b := target.Build; b != nil && b.Shell == "" && len(b.Argv) > 0 && target.BuildTimeout > 0 {
+		// The check is the platform's build command (buildCheck): its
+		// bound too.
+		maskConfig.CheckTimeout = target.BuildTimeout.String()
+	}
 	if r.Masker == maskrepo.LMMasker {
 		maskConfig.LM, maskConfig.LMPrompt = r.LM, lm.MaskPromptVersion
 	} else {
@@ -299,6 +304,9 @@ func environment(p *manifests.Platform) schemas.TestEnvironment {
 	}
 	if p.Build != nil {
 		e.Build = &schemas.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}
+		if p.BuildTimeout > 0 {
+			e.BuildTimeout = p.BuildTimeout.String()
+		}
 	}
 	if re := p.Test.Regex; re != nil {
 		e.Regex = &schemas.RegexParser{Pattern: re.Pattern, Statuses: re.Statuses}

@@ -78,6 +78,9 @@ type Config struct {
 	// SecretEnv names variables passed from osbench's own environment
 	// (secrets.go).
 	SecretEnv []string `json:"secret_env,omitempty"`
+	// BuildTimeout bounds the build command alone (Go duration); "": the
+	// run's Timeout does, as it bounds the test command.
+	BuildTimeout string `json:"build_timeout,omitempty"`
 }
 
 // Regex is a manifest-declared line parser.
@@ -127,6 +130,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	timeout, err := time.ParseDuration(cfg.Timeout)
 	if err != nil {
 		return fmt.Errorf("timeout: %w", err)
+	}
+	buildTimeout := timeout
+	if cfg.BuildTimeout != "" {
+		if buildTimeout, err = time.ParseDuration(cfg.BuildTimeout); err != nil {
+			return fmt.Errorf("build_timeout: %w", err)
+		}
 	}
 	parser, ok := parsers.Lookup(cfg.Parser)
 	if !ok {
@@ -178,7 +187,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
-	run := func(c Command, out io.Writer, quiet ...bool) (executors.Result, error) {
+	run := func(c Command, timeout time.Duration, out io.Writer, quiet ...bool) (executors.Result, error) {
 		argv, err := commandArgv(c)
 		if err != nil {
 			return executors.Result{}, err
@@ -218,7 +227,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var results []schemas.TestResult
 	buildOK := true
 	if cfg.Build != nil {
-		res, err := run(*cfg.Build, nil)
+		res, err := run(*cfg.Build, buildTimeout, nil)
 		if err != nil {
 			logw.Close()
 			return err
@@ -257,10 +266,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			// The parser reads the output while the tests write it, so
 			// memory stays bounded however much a suite prints.
 			parsed := streamParse(parser, opts)
-			testRes, err = run(cfg.Test, parsed)
+			testRes, err = run(cfg.Test, timeout, parsed)
 			parseResults, parseErr = parsed.finish()
 		} else {
-			testRes, err = run(cfg.Test, nil)
+			testRes, err = run(cfg.Test, timeout, nil)
 		}
 		if err != nil {
 			logw.Close()
@@ -301,7 +310,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		language: cfg.Language, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
 		goRecords: goRecords, coverage: coverageRaw, ran: buildOK, log: logw,
 		list: func(argv []string, out io.Writer) (executors.Result, error) {
-			return run(Command{Argv: argv}, out, true)
+			return run(Command{Argv: argv}, timeout, out, true)
 		},
 	}, results)
 	if err != nil {
@@ -310,12 +319,18 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	results = ev.results
 	results = markSkipped(results, expected, cfg.Skip)
-	unmatched := unmatchedSkips(expected, cfg.Skip)
+	var unmatched []string
+	if known, complete := knownTests(cfg, expected, ev.definitions, results, testRes.TimedOut); complete {
+		unmatched = unmatchedSkips(known, cfg.Skip)
+	}
 	for _, entry := range unmatched {
 		fmt.Fprintf(logw, "[osbench: skip entry %q matches no test of this platform]\n", entry)
 		rc.Log.Warn().Str("step", rc.Step.ID).Str("skip", entry).Msg("skip entry matches no test on this platform; it does nothing")
 	}
 	if err := logw.Close(); err != nil {
+		return err
+	}
+	if err := unmatchedSkipsError(rc.Step, cfg.Platform, unmatched); err != nil {
 		return err
 	}
 	if results, err = noTestsReported(results, testRes); err != nil {

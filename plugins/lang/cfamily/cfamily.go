@@ -45,7 +45,13 @@ var syntax = lang.Syntax{Preprocessor: true, CppRawStrings: true, LineContinuati
 // compilers and Wine itself); cmake drives the build on both platforms.
 // A real Windows machine (executor local) builds with its native MinGW gcc
 // and CMake, and has no Wine. Nothing pins their versions, so they are
-// keyed by what is installed.
+// keyed by what is installed. The cross compilers are asked by the names
+// the presets call them: c-autotools configures --host=x86_64-w64-mingw32
+// (Debian's alternative, win32 threads unless changed), c-cmake names the
+// posix thread model's gcc and g++ (its mingw_threads default; -dumpversion
+// says "12-posix"). A manifest that picks mingw_threads = "win32" names
+// the compilers of the alternative's package in its build command, which
+// is in the key.
 var probes = map[string][]lang.Probe{
 	"windows/local": {
 		{Argv: []string{"gcc", "-dumpfullversion"}},
@@ -57,6 +63,8 @@ var probes = map[string][]lang.Probe{
 	},
 	"windows": {
 		{Argv: []string{"x86_64-w64-mingw32-gcc", "-dumpversion"}},
+		{Argv: []string{"x86_64-w64-mingw32-gcc-posix", "-dumpversion"}},
+		{Argv: []string{"x86_64-w64-mingw32-g++-posix", "-dumpversion"}},
 		{Argv: []string{"wine", "--version"}},
 		{Argv: []string{"cmake", "--version"}, FirstLine: true},
 	},
