@@ -3,6 +3,8 @@ package manifests
 import (
 	"fmt"
 	"net"
+	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +25,7 @@ import (
 //	  command    = ["prog", "arg"]     # run in the task workspace
 //	  env        = { K = "v" }         # in the key
 //	  secret_env = ["API_KEY"]         # passed by name, not in the key
+//	  files      = ["agent.sh"]        # copied in; their content is in the key
 //	  budget {
 //	    wall  = "2h"                   # killed after this
 //	    steps = 100                    # passed to the agent (OSBENCH_MAX_STEPS)
@@ -43,7 +46,12 @@ type Agent struct {
 	// agent's, and the wall budget is osbench's.
 	Steps int
 	// Allow lists host:port endpoints, sorted, each once.
-	Allow     []string
+	Allow []string
+	// Files are the agent's own files (a script, a prompt), absolute paths
+	// resolved against the declaring file's directory: their content
+	// enters the key, so editing the agent reruns it, and the agent finds
+	// them in $OSBENCH_AGENT_DIR under their base names.
+	Files     []string
 	DeclRange hcl.Range
 }
 
@@ -54,7 +62,7 @@ const DefaultAgentWall = 2 * time.Hour
 const maxAgentSteps = 100_000
 
 var agentSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "command", Required: true}, {Name: "env"}, {Name: "secret_env"}},
+	Attributes: []hcl.AttributeSchema{{Name: "command", Required: true}, {Name: "env"}, {Name: "secret_env"}, {Name: "files"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "budget"}, {Type: "network"}},
 }
 
@@ -95,6 +103,14 @@ func decodeAgentBlock(block *hcl.Block, sc *scope) (*Agent, bool, hcl.Diagnostic
 				diags = append(diags, errorAt(secret.Range, "Invalid secret_env", fmt.Sprintf(
 					"%s is in secret_env and in env; a variable is either a secret or part of the key.", n)))
 			}
+		}
+	}
+
+	files, d := decodeAttr(content.Attributes["files"], sc.ctx, asAgentFiles)
+	diags = append(diags, d...)
+	if files != nil && !files.Broken {
+		for _, f := range files.Value {
+			a.Files = append(a.Files, filepath.Join(sc.dir, filepath.FromSlash(f)))
 		}
 	}
 
@@ -144,6 +160,27 @@ func asAgentCommand(name string, value cty.Value) ([]string, *valueError) {
 		}
 	}
 	return words, nil
+}
+
+// asAgentFiles accepts relative slash-separated paths with distinct base
+// names (they land side by side in the agent's directory).
+func asAgentFiles(name string, value cty.Value) ([]string, *valueError) {
+	list, problem := asStringList(name, value)
+	if problem != nil {
+		return nil, problem
+	}
+	seen := map[string]bool{}
+	for i, f := range list {
+		base := path.Base(f)
+		switch {
+		case f == "" || path.IsAbs(f) || filepath.IsAbs(f) || strings.ContainsRune(f, '\\') || base == "." || base == ".." || base == "/":
+			return nil, &valueError{Detail: fmt.Sprintf("%q is not a file path relative to this file's directory.", f), Path: indexPath(i)}
+		case seen[base]:
+			return nil, &valueError{Detail: fmt.Sprintf("two files are named %s; the agent's directory holds them side by side.", base), Path: indexPath(i)}
+		}
+		seen[base] = true
+	}
+	return list, nil
 }
 
 func asAgentSteps(name string, value cty.Value) (int, *valueError) {

@@ -1,12 +1,18 @@
 package manifests
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 )
 
 func TestAgentDecodes(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		src  string
@@ -34,6 +40,15 @@ func TestAgentDecodes(t *testing.T) {
 			name: "a command alone: the default wall budget, no steps, no network",
 			src:  `agent "sh" { command = ["sh", "agent.sh"] }`,
 			want: Agent{Name: "sh", Command: []string{"sh", "agent.sh"}, Wall: DefaultAgentWall},
+		},
+		{
+			name: "files resolved against the file's directory",
+			src: `agent "sh" { 
+  command = ["sh"]
+  files = ["agent.sh", "prompts/p.txt"]
+}`,
+			want: Agent{Name: "sh", Command: []string{"sh"}, Wall: DefaultAgentWall,
+				Files: []string{filepath.Join(wd, "agent.sh"), filepath.Join(wd, "prompts", "p.txt")}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

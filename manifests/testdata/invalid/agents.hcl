@@ -68,3 +68,13 @@ agent "nonet" {
   network { # ERROR: Missing required argument
   }
 }
+
+agent "files" {
+  command = ["sh"]
+  files   = ["a/run.sh", "b/run.sh"] # ERROR: two files are named run.sh
+}
+
+agent "abs" {
+  command = ["sh"]
+  files   = ["/etc/passwd"] # ERROR: is not a file path relative
+}
