@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/osbench/osbench/engine"
@@ -62,7 +63,7 @@ const (
 	EnvSource      = "OSBENCH_SOURCE"
 	EnvAttempt     = "OSBENCH_ATTEMPT"
 	EnvWorkspace   = "OSBENCH_WORKSPACE" // also the working directory
-	EnvAgentDir    = "OSBENCH_AGENT_DIR" // the agent's declared files
+	EnvAgentDir    = "OSBENCH_AGENT_DIR" // the agent's declared files, first on PATH
 	EnvMaxSteps    = "OSBENCH_MAX_STEPS" // only when budget.steps is set
 )
 
@@ -163,7 +164,14 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 
+	// The agent's own files come first on PATH: command = ["agent.sh"]
+	// runs the declared script wherever the workspace is.
 	env := toolenv.Merge(toolenv.BaseEnv(), cfg.Agent.Env)
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + agentDir + string(filepath.ListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
 	for _, name := range cfg.Agent.SecretEnv {
 		v, ok := os.LookupEnv(name)
 		if !ok {

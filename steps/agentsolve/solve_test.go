@@ -70,7 +70,7 @@ ln -s w.go link.go`,
 		},
 		{
 			name:   "the contract: instruction, task and target in the environment",
-			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; exit 3`,
+			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; exit 3`,
 			want:   Result{Files: []string{"env.txt", "instruction.md"}, DroppedTestFiles: none, ExitCode: 3},
 			after:  map[string]string{"env.txt": "r-1 linux windows 2 7\nagent notes\n"},
 		},
