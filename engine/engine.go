@@ -58,6 +58,8 @@ type Engine struct {
 	// workerFlights makes a worker run one key once when a client's
 	// request for it arrives twice at once (RunDispatched).
 	workerFlights flights
+	// exportMu orders the updates of the out dir's partial marker.
+	exportMu sync.Mutex
 }
 
 // New returns an engine over c.
