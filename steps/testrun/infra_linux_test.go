@@ -155,18 +155,19 @@ func TestFullDiskDuringTheTests(t *testing.T) {
 	}
 }
 
-// TestSlowCompileIsNotATestTimeout gives a Go suite a test budget (3 s)
-// below what compiling it from a cold build cache takes (the testing
-// package and its dependencies): the compile phase has its own budget, so
-// the tests run and pass instead of timing out before they start. (Should
-// the link and run exceed 3 s on a loaded machine, the timeout does not
-// reproduce and the second run's pass is kept.)
+// TestSlowCompileIsNotATestTimeout gives a Go suite a test budget (10 s)
+// below what compiling it takes: -toolexec makes the compile of its
+// package sleep 20 s (the budget of a loaded machine, made certain). The
+// compile phase has its own budget, so the tests run and pass instead of
+// timing out before they start; without it the run is a timeout before any
+// test started.
 func TestSlowCompileIsNotATestTimeout(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
 	env := map[string]string{"CGO_ENABLED": "0", "GOFLAGS": "-mod=mod"}
-	steps := infraTestStep([]string{"go", "test", "-count=1", "-json", "-vet=off", "./..."}, "go-test-json", "3s", env)
+	slow := `-toolexec=sh -c 'case " $* " in *" -p ex/a "*) sleep 20;; esac; exec "$@"' slowtool`
+	steps := infraTestStep([]string{"go", "test", "-count=1", "-json", "-vet=off", slow, "./..."}, "go-test-json", "10s", env)
 	steps[1].Config[2].Value = "go"
 	rep, e := buildInfra(t, t.TempDir(), steps)
 	r := rep.Step("r/linux/test")

@@ -125,7 +125,6 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 			}
 		}
 	}
-	compiled := false
 	if buildOK && cfg.Test.Shell == "" {
 		if argv, ok := goCompileArgv(cfg.Test.Argv); ok {
 			res, err := sr.run(Command{Argv: argv, Dir: cfg.Test.Dir}, nil, compileBudget(sr.timeout), false)
@@ -142,7 +141,6 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 			}
 			// A package that does not compile is reported by the test
 			// command itself, per test, as build-failed.
-			compiled = res.ExitCode == 0
 			sr.watch.reset()
 		}
 	}
@@ -192,9 +190,12 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 	if parseErr != nil {
 		return nil, false, testRes, nil, nil, fmt.Errorf("parse %s output: %w", cfg.Parser, parseErr)
 	}
-	if testRes.TimedOut && !compiled && !sr.watch.Started(countReported(parseResults)) {
-		// The runner was still building or downloading when the limit
-		// came: nothing about the tests is known.
+	if testRes.TimedOut && !sr.watch.Started(countReported(parseResults)) {
+		// The runner was still building, linking or downloading when
+		// the limit came (with a compile phase before it: linking on a
+		// loaded machine): nothing about the tests is known. A test
+		// binary that hangs in its init looks the same, and fails as
+		// infrastructure too — never as a cached result.
 		return nil, false, testRes, nil, engine.Infra(CauseNotStarted,
 			fmt.Errorf("the test command ran %s without starting a test (still building or downloading)", testRes.Duration.Round(time.Second))), nil
 	}
