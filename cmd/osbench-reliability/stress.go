@@ -198,6 +198,10 @@ type buildStep struct {
 	Status     string `json:"status"`
 	Label      string `json:"label"`
 	DurationNS int64  `json:"duration_ns"`
+	// Infra and Retries: an infrastructure failure's cause and the
+	// attempts before the last (engine.StepResult).
+	Infra   string            `json:"infra"`
+	Retries []json.RawMessage `json:"retries"`
 }
 
 // readBuildSteps reads build --out's build-steps.json by step id.
