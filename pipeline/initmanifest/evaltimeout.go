@@ -5,12 +5,13 @@ import (
 	"time"
 )
 
-// The eval timeout init proposes is evalTimeoutFactor times the first run,
-// rounded up to a whole minute, at least minEvalTimeout and at most the
-// platform's timeout: room for a loaded machine, while a hung placeholder
-// or agent patch still costs minutes rather than the complete runs' limit.
-// The floor also keeps the proposal the same for runs that take a few
-// seconds more or less, so init's manifest does not change with the load.
+// The eval timeout init proposes is the first of minEvalTimeout, twice
+// that, four times … that is at least evalTimeoutFactor times the first
+// run, and at most the platform's timeout: room for a loaded machine, while
+// a hung placeholder or agent patch still costs minutes rather than the
+// complete runs' limit. The fixed set (5m, 10m, 20m, 40m …) keeps the
+// proposal the same for a run that took up to twice as long on a loaded
+// machine, so init's manifest does not change with the load.
 const (
 	evalTimeoutFactor = 3
 	minEvalTimeout    = 5 * time.Minute
@@ -27,8 +28,10 @@ func ProposeEvalTimeouts(runs []PlatformRun) map[string]EvalTimeout {
 		if run.Took <= 0 {
 			continue
 		}
-		proposed := (evalTimeoutFactor*run.Took + time.Minute - 1).Truncate(time.Minute)
-		proposed = max(proposed, minEvalTimeout)
+		proposed := minEvalTimeout
+		for proposed < evalTimeoutFactor*run.Took {
+			proposed *= 2
+		}
 		if run.Timeout > 0 {
 			proposed = min(proposed, run.Timeout)
 		}
@@ -37,7 +40,7 @@ func ProposeEvalTimeouts(runs []PlatformRun) map[string]EvalTimeout {
 		}
 		out[run.Platform] = EvalTimeout{
 			Value:  formatMinutes(proposed),
-			Reason: fmt.Sprintf("eval_timeout: %d× the first run in whole minutes, at least %s", evalTimeoutFactor, formatMinutes(minEvalTimeout)),
+			Reason: fmt.Sprintf("eval_timeout: %d× the first run, rounded up to %s, twice that, four times …", evalTimeoutFactor, formatMinutes(minEvalTimeout)),
 		}
 	}
 	if len(out) == 0 {

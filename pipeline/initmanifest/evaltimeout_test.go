@@ -17,9 +17,10 @@ func TestProposeEvalTimeouts(t *testing.T) {
 		want map[string]string // platform → value
 	}{
 		{"a fast suite gets the floor", []PlatformRun{run("linux", 4*time.Second)}, map[string]string{"linux": "5m"}},
-		{"three times, rounded up to a minute", []PlatformRun{run("windows", 121*time.Second)}, map[string]string{"windows": "7m"}},
+		{"three times, rounded up to the fixed set", []PlatformRun{run("windows", 250*time.Second)}, map[string]string{"windows": "20m"}},
+		{"a loaded run up to twice as long proposes the same", []PlatformRun{run("windows", 400*time.Second)}, map[string]string{"windows": "20m"}},
 		{"never above the timeout", []PlatformRun{run("windows", 8*time.Minute)}, map[string]string{"windows": "20m"}},
-		{"what the preset gives is not written", []PlatformRun{run("linux", 200*time.Second)}, nil},
+		{"what the preset gives is not written", []PlatformRun{run("linux", 150*time.Second)}, nil},
 		{"no duration, no proposal", []PlatformRun{run("linux", 0)}, nil},
 		{"both platforms", []PlatformRun{run("linux", 10*time.Second), run("windows", 50*time.Minute)}, map[string]string{"linux": "5m", "windows": "20m"}},
 	}
