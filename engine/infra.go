@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -25,9 +26,9 @@ type InfraError struct {
 
 func (e *InfraError) Error() string {
 	if e.Err == nil {
-		return "infrastructure failure (" + e.Cause + ")"
+		return infraPrefix + e.Cause + ")"
 	}
-	return "infrastructure failure (" + e.Cause + "): " + e.Err.Error()
+	return infraPrefix + e.Cause + "): " + e.Err.Error()
 }
 
 func (e *InfraError) Unwrap() error { return e.Err }
@@ -51,8 +52,17 @@ func InfraCause(err error) string {
 	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
 		return CauseNoSpace
 	}
+	// A step run elsewhere (a Temporal worker) comes back as text: its
+	// InfraError's words carry the cause across.
+	if _, rest, ok := strings.Cut(err.Error(), infraPrefix); ok {
+		if cause, _, ok := strings.Cut(rest, ")"); ok && cause != "" {
+			return cause
+		}
+	}
 	return ""
 }
+
+const infraPrefix = "infrastructure failure ("
 
 // Causes of infrastructure failures the engine and the steps name.
 const (

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -171,5 +172,24 @@ func TestFullDiskIsInfrastructure(t *testing.T) {
 	rep = build(t, e, step)
 	if r := rep.Step("fill"); r.Status != StatusRan {
 		t.Fatalf("rerun with room: status %s (%s), want ran", r.Status, r.Error)
+	}
+}
+
+func TestInfraCauseCrossesTheWire(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{Infra("lost wineserver", errors.New("x")), "lost wineserver"},
+		{fmt.Errorf("worker: %w", Infra("lost wineserver", nil)), "lost wineserver"},
+		{errors.New("activity failed: infrastructure failure (no space left on device): write: x"), "no space left on device"},
+		{fmt.Errorf("writing: %w", syscall.ENOSPC), CauseNoSpace},
+		{errors.New("test command exited 1 and reported no test"), ""},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := InfraCause(tt.err); got != tt.want {
+			t.Errorf("InfraCause(%v) = %q, want %q", tt.err, got, tt.want)
+		}
 	}
 }
