@@ -104,6 +104,12 @@ func fatal(err error) {
 }
 
 func defaultExampleState() string {
+	// As root, the test user cannot reach /root/.cache, and the harness
+	// never opens a home directory to it: root's state lives where root
+	// osbench keeps its cache, under /var/cache.
+	if os.Getenv("XDG_CACHE_HOME") == "" && os.Geteuid() == 0 {
+		return "/var/cache/osbench-reliability/examples"
+	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "osbench-reliability", "examples")
 	}
