@@ -72,8 +72,10 @@ bench: build tools
 
 # reliability: crash-safety, sharing and hostile-output figures in counts
 # (kill -9 of build, gc and eval then rerun; concurrent builds beside gc; a
-# test printing 1 GiB; processes a test leaves behind). About ten minutes on
-# two cores; not part of make test. RELIABILITY_FLAGS="-seed N" repeats a run.
+# test printing 1 GiB; processes a test leaves behind; every bundled example
+# built idle and beside 16 busy processes, compared). About ten minutes on
+# two cores plus the two example builds; not part of make test.
+# RELIABILITY_FLAGS="-seed N" repeats a run, "-load-busy 0" skips the load.
 RELIABILITY_FLAGS ?=
 reliability: deps build
 	$(GO) run ./cmd/osbench-reliability -bin $(BIN) $(RELIABILITY_FLAGS)

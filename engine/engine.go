@@ -38,6 +38,12 @@ type Options struct {
 	// Dispatcher, when set, runs the steps it wants elsewhere (Temporal
 	// workers) instead of in this process; keys, cache and graph stay here.
 	Dispatcher Dispatcher
+	// InfraRetries is how many times a step that failed as infrastructure
+	// (InfraError, a full disk) is run again; 0 = 2, negative = never.
+	InfraRetries int
+	// InfraBackoff is the wait before the first retry, doubled for each
+	// next; 0 = 5 s.
+	InfraBackoff time.Duration
 }
 
 // Engine plans and runs graphs against one cache.
@@ -52,6 +58,8 @@ type Engine struct {
 	// workerFlights makes a worker run one key once when a client's
 	// request for it arrives twice at once (RunDispatched).
 	workerFlights flights
+	// exportMu orders the updates of the out dir's partial marker.
+	exportMu sync.Mutex
 }
 
 // New returns an engine over c.
@@ -61,6 +69,12 @@ func New(c *cache.Cache, opts Options) *Engine {
 	}
 	if opts.LogCap == 0 {
 		opts.LogCap = 8 << 20
+	}
+	if opts.InfraRetries == 0 {
+		opts.InfraRetries = defaultInfraRetries
+	}
+	if opts.InfraBackoff == 0 {
+		opts.InfraBackoff = defaultInfraBackoff
 	}
 	return &Engine{cache: c, hist: history{dir: filepath.Join(c.Dir(), "history")}, opts: opts, now: time.Now}
 }
@@ -206,17 +220,24 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	start := e.now()
 	var side []cache.Output
 	var err error
-	if e.opts.Dispatcher != nil && e.opts.Dispatcher.Wants(s) {
-		rec, side, err = e.dispatch(ctx, s, res.Key, inputs)
-	} else {
-		var rc *RunContext
-		if rc, err = e.runOnce(ctx, k, s, inputs); rc != nil {
+	// A failure the machine caused is run again (infra.go): only the last
+	// attempt's record and logs count.
+	res.Retries, err = e.runWithRetries(ctx, s.ID, func() error {
+		rec, side = nil, nil
+		if e.opts.Dispatcher != nil && e.opts.Dispatcher.Wants(s) {
+			var err error
+			rec, side, err = e.dispatch(ctx, s, res.Key, inputs)
+			return err
+		}
+		rc, err := e.runOnce(ctx, k, s, inputs)
+		if rc != nil {
 			side = rc.side
 			if err == nil {
 				rec = rc.record(res.Key)
 			}
 		}
-	}
+		return err
+	})
 	res.Duration = e.now().Sub(start)
 	switch {
 	case err == nil:
@@ -230,6 +251,10 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 		} else if err = e.cache.PutAction(rec); err == nil {
 			res.Status, res.OutputDigest, res.Label = StatusRan, rec.OutputDigest, rec.Label
 		}
+		if err == nil && len(res.Retries) > 0 {
+			last := res.Retries[len(res.Retries)-1]
+			res.Reason = fmt.Sprintf("ran on attempt %d, after an infrastructure failure (%s)", last.Attempt+1, last.Cause)
+		}
 	case ctx.Err() != nil:
 		// Interrupted: nothing is recorded, the next run starts this step afresh.
 		res.Status, res.Error = StatusCanceled, ctx.Err().Error()
@@ -237,6 +262,9 @@ func (e *Engine) execute(ctx context.Context, runID string, fl *flights, s *Step
 	}
 	if err != nil {
 		res.Status, res.Error, rec = StatusFailed, err.Error(), nil
+		if res.Infra = InfraCause(err); res.Infra != "" {
+			res.Reason = infraSummary(res.Infra, res.Retries)
+		}
 		var corrupt *cache.CorruptError
 		if !errors.As(err, &corrupt) {
 			// Recorded for explain and logs (with what the run logged

@@ -380,25 +380,53 @@ func TestCancelRecordsNothing(t *testing.T) {
 	}
 }
 
+// TestSideLogIsCapped: a log over the cap keeps its head and its tail (a
+// runner's summary is at the end), written in pieces of any size.
 func TestSideLogIsCapped(t *testing.T) {
-	dir := t.TempDir()
-	c, _ := cache.Open(dir)
-	e := New(c, Options{Jobs: 1, LogCap: 10})
-	rc, err := e.newRunContext(&Step{ID: "s"}, nil)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"under the cap", []string{"abc", "def"}, "abcdef"},
+		{"exactly the cap", []string{"0123456789"}, "0123456789"},
+		{"one big write", []string{strings.Repeat("x", 20) + "TAIL!"}, "xxxxx\n[osbench: output truncated: 15 bytes dropped between the first 5 and the last 5]\nTAIL!"},
+		{"many small writes", strings.Split("abcdefghijklmnopqrstuvwxyz", ""), "abcde\n[osbench: output truncated: 16 bytes dropped between the first 5 and the last 5]\nvwxyz"},
+		{"a write across head and tail", []string{"abc", "defghijk", "lm"}, "abcde\n[osbench: output truncated: 3 bytes dropped between the first 5 and the last 5]\nijklm"},
 	}
-	w, _ := rc.SideWriter("log")
-	fmt.Fprint(w, strings.Repeat("x", 25))
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	b, err := c.ReadBytes(rc.side[0].Digest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(b), strings.Repeat("x", 10)+"\n[osbench: output truncated after 10 bytes; 15 bytes dropped]") {
-		t.Errorf("capped log = %q", b)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c, _ := cache.Open(dir)
+			e := New(c, Options{Jobs: 1, LogCap: 10})
+			rc, err := e.newRunContext(&Step{ID: "s"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := rc.SideWriter("log")
+			for _, s := range tt.writes {
+				fmt.Fprint(w, s)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			b, err := c.ReadBytes(rc.side[0].Digest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tt.want {
+				t.Errorf("capped log = %q, want %q", b, tt.want)
+			}
+			// The same cap on a file keeps the same head and tail.
+			p := filepath.Join(dir, "f")
+			os.WriteFile(p, []byte(strings.Join(tt.writes, "")), 0o644)
+			if err := rc.PutSideFile("file", p); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := c.ReadBytes(rc.side[1].Digest); string(b) != tt.want {
+				t.Errorf("capped file = %q, want %q", b, tt.want)
+			}
+		})
 	}
 }
 

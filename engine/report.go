@@ -42,6 +42,11 @@ type StepResult struct {
 	// rerun's results compared: VerifySame, VerifyDiffers (which results)
 	// or VerifyRerunFailed.
 	Verify string `json:"verify,omitempty"`
+	// Infra is the cause of a failure the machine caused (InfraError):
+	// such a step is never cached and was retried (Retries, the attempts
+	// before the last).
+	Infra   string  `json:"infra,omitempty"`
+	Retries []Retry `json:"retries,omitempty"`
 }
 
 // Summary counts step outcomes.
@@ -54,6 +59,11 @@ type Summary struct {
 	Canceled int `json:"canceled"`
 	Miss     int `json:"miss"`
 	Blocked  int `json:"blocked"`
+	// Infra counts the failed steps whose failure the machine caused.
+	Infra int `json:"infra,omitempty"`
+	// Retried counts the steps run again after an infrastructure failure
+	// (whether a later attempt succeeded or not).
+	Retried int `json:"retried,omitempty"`
 }
 
 // Report is the outcome of a plan or a build, steps in graph order.
@@ -67,6 +77,9 @@ type Report struct {
 func (r *Report) Summary() Summary {
 	s := Summary{Total: len(r.Steps)}
 	for _, st := range r.Steps {
+		if len(st.Retries) > 0 {
+			s.Retried++
+		}
 		switch st.Status {
 		case StatusHit:
 			s.Hit++
@@ -74,6 +87,9 @@ func (r *Report) Summary() Summary {
 			s.Ran++
 		case StatusFailed:
 			s.Failed++
+			if st.Infra != "" {
+				s.Infra++
+			}
 		case StatusSkipped:
 			s.Skipped++
 		case StatusCanceled:
@@ -111,6 +127,12 @@ func (r *Report) Failures() []*StepResult {
 // Line is the one-line build summary that ends a build's output.
 func (s Summary) Line() string {
 	line := fmt.Sprintf("%d steps: %d cached, %d ran, %d failed", s.Total, s.Hit, s.Ran, s.Failed)
+	if s.Infra > 0 {
+		line += fmt.Sprintf(" (%d of them infrastructure, not cached: rerun)", s.Infra)
+	}
+	if s.Retried > 0 {
+		line += fmt.Sprintf(", %d retried after an infrastructure failure", s.Retried)
+	}
 	if s.Skipped > 0 {
 		line += fmt.Sprintf(", %d skipped", s.Skipped)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/rs/zerolog"
@@ -101,7 +102,8 @@ func (rc *RunContext) PutTree(name, dir string, skip cache.SkipFunc) error {
 }
 
 // PutSideFile records a side artifact (never part of the output digest)
-// from a file, truncated to the log cap with a marker.
+// from a file; a file over the log cap keeps its head and its tail (a
+// runner's summary is at the end) with a marker between them.
 func (rc *RunContext) PutSideFile(name, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -110,8 +112,9 @@ func (rc *RunContext) PutSideFile(name, path string) error {
 	defer f.Close()
 	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && rc.logCap > 0 && fi.Size() > rc.logCap {
-		marker := fmt.Sprintf("\n[osbench: truncated, %d of %d bytes kept]\n", rc.logCap, fi.Size())
-		r = io.MultiReader(io.LimitReader(f, rc.logCap), bytes.NewReader([]byte(marker)))
+		head, tail := splitCap(rc.logCap)
+		marker := fmt.Sprintf("\n[osbench: output truncated: %d bytes dropped between the first %d and the last %d]\n", fi.Size()-head-tail, head, tail)
+		r = io.MultiReader(io.LimitReader(f, head), strings.NewReader(marker), io.NewSectionReader(f, fi.Size()-tail, tail))
 	}
 	d, n, err := rc.cache.PutReader(r)
 	if err != nil {
@@ -121,15 +124,27 @@ func (rc *RunContext) PutSideFile(name, path string) error {
 	return nil
 }
 
+// splitCap divides a log cap between the head and the tail kept.
+func splitCap(limit int64) (head, tail int64) {
+	tail = limit / 2
+	return limit - tail, tail
+}
+
 // SideWriter returns a writer for a side artifact (a log) that keeps at most
-// the engine's log cap on disk, streaming, then appends a truncation marker.
-// Close stores it.
+// the engine's log cap, streaming: the first half of the cap goes to disk as
+// it comes, the last half of the output is kept in a ring of that size, and
+// Close joins them with a truncation marker — so the runner's summary at
+// the end survives output of any size. Close stores it.
 func (rc *RunContext) SideWriter(name string) (io.WriteCloser, error) {
 	f, err := os.CreateTemp(rc.WorkDir, "side-*")
 	if err != nil {
 		return nil, err
 	}
-	return &sideWriter{rc: rc, name: name, f: f, limit: rc.logCap}, nil
+	w := &sideWriter{rc: rc, name: name, f: f, limit: rc.logCap}
+	if w.limit > 0 {
+		w.headCap, w.tailCap = splitCap(w.limit)
+	}
+	return w, nil
 }
 
 // sideWriter is safe for concurrent writers: a command's stdout and stderr
@@ -140,26 +155,52 @@ type sideWriter struct {
 	name    string
 	f       *os.File
 	limit   int64
-	written int64
-	dropped int64
+	headCap int64
+	tailCap int64
+	written int64 // to the file (the head)
+	// ring holds the last tailCap bytes past the head; ringLen of them
+	// are valid, ringAt is where the next byte goes; past counts every
+	// byte past the head.
+	ring    []byte
+	ringAt  int
+	ringLen int
+	past    int64
 }
 
 func (w *sideWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n := len(p)
-	if w.limit > 0 && w.written+int64(len(p)) > w.limit {
-		keep := w.limit - w.written
-		if keep < 0 {
-			keep = 0
+	if w.limit > 0 && w.written < w.headCap {
+		keep := min(int64(len(p)), w.headCap-w.written)
+		m, err := w.f.Write(p[:keep])
+		w.written += int64(m)
+		if err != nil {
+			return m, err
 		}
-		w.dropped += int64(len(p)) - keep
-		p = p[:keep]
+		p = p[keep:]
+	} else if w.limit <= 0 {
+		m, err := w.f.Write(p)
+		w.written += int64(m)
+		if err != nil {
+			return m, err
+		}
+		return n, nil
 	}
-	m, err := w.f.Write(p)
-	w.written += int64(m)
-	if err != nil {
-		return m, err
+	if len(p) > 0 {
+		w.past += int64(len(p))
+		if w.ring == nil {
+			w.ring = make([]byte, w.tailCap)
+		}
+		if int64(len(p)) > w.tailCap {
+			p = p[int64(len(p))-w.tailCap:]
+		}
+		for len(p) > 0 && len(w.ring) > 0 {
+			c := copy(w.ring[w.ringAt:], p)
+			p = p[c:]
+			w.ringAt = (w.ringAt + c) % len(w.ring)
+			w.ringLen = min(w.ringLen+c, len(w.ring))
+		}
 	}
 	return n, nil
 }
@@ -167,8 +208,17 @@ func (w *sideWriter) Write(p []byte) (int, error) {
 func (w *sideWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.dropped > 0 {
-		fmt.Fprintf(w.f, "\n[osbench: output truncated after %d bytes; %d bytes dropped]\n", w.written, w.dropped)
+	if dropped := w.past - int64(w.ringLen); dropped > 0 {
+		fmt.Fprintf(w.f, "\n[osbench: output truncated: %d bytes dropped between the first %d and the last %d]\n", dropped, w.written, w.ringLen)
+	}
+	if w.ringLen > 0 {
+		start := (w.ringAt - w.ringLen + len(w.ring)) % len(w.ring)
+		if start+w.ringLen <= len(w.ring) {
+			w.f.Write(w.ring[start : start+w.ringLen])
+		} else {
+			w.f.Write(w.ring[start:])
+			w.f.Write(w.ring[:w.ringAt])
+		}
 	}
 	name := w.f.Name()
 	if err := w.f.Close(); err != nil {

@@ -23,6 +23,8 @@ type traceLine struct {
 	Output     string           `json:"output_digest,omitempty"`
 	DurationMS float64          `json:"duration_ms"`
 	Error      string           `json:"error,omitempty"`
+	Infra      string           `json:"infra,omitempty"`
+	Retries    []Retry          `json:"retries,omitempty"`
 	Components []traceComponent `json:"components,omitempty"`
 }
 
@@ -52,7 +54,8 @@ func (e *Engine) writeTrace(rep *Report) error {
 	enc := json.NewEncoder(w)
 	for _, r := range rep.Steps {
 		tl := traceLine{Run: rep.RunID, Step: r.ID, Kind: r.Kind, Status: r.Status, Reason: r.Reason,
-			Key: string(r.Key), Output: string(r.OutputDigest), DurationMS: float64(r.Duration.Microseconds()) / 1000, Error: r.Error}
+			Key: string(r.Key), Output: string(r.OutputDigest), DurationMS: float64(r.Duration.Microseconds()) / 1000, Error: r.Error,
+			Infra: r.Infra, Retries: r.Retries}
 		for _, c := range r.Components {
 			sum := sha256.Sum256([]byte(c.Value))
 			tl.Components = append(tl.Components, traceComponent{Name: c.Name, Digest: hex.EncodeToString(sum[:8]), Source: c.Source})

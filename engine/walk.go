@@ -306,7 +306,7 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 		res, rec, _ = e.execute(ctx, runID, &st.flights, s, inputs)
 	}
 	if rec != nil {
-		if err := e.export(s, rec); err != nil {
+		if err := e.export(s, rec, hasAbsent(inputs)); err != nil {
 			res.Status, res.Error = StatusFailed, err.Error()
 			rec = nil
 		}
@@ -314,7 +314,7 @@ func (e *Engine) executeWithRepair(ctx context.Context, runID string, g *Graph, 
 		// The failed run's record carries its logs; export them so the
 		// out dir shows why it failed.
 		if failed, err := e.cache.GetAction(res.Key); err == nil && failed.Failed {
-			if err := e.export(s, failed); err != nil {
+			if err := e.export(s, failed, false); err != nil {
 				e.opts.Log.Warn().Err(err).Str("step", s.ID).Msg("could not export the failed run's log")
 			}
 		}

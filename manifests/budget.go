@@ -25,12 +25,110 @@ const (
 	// maxSplit bounds split: each group is a mask and masked runs of both
 	// suites.
 	maxSplit = 32
+	// maxManifestBytes bounds a manifest file: the parser holds it and its
+	// syntax tree in memory (a 100 MB manifest took 5.9 GB); real ones are
+	// a few KiB.
+	maxManifestBytes = 1 << 20
+	// maxPadding bounds the widths and precisions of format(),
+	// formatlist() and the spaces of indent(): %1000000000d made a string
+	// of that many bytes (3.9 GB, past 60 s).
+	maxPadding = 10_000
 )
+
+// checkFormatWidths fails when a format string asks for a width or a
+// precision above maxPadding (%[flags][width][.precision]verb, with
+// %[n] argument indexes skipped).
+func checkFormatWidths(format string) error {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(format) && format[i] == '%' {
+			continue
+		}
+		for i < len(format) {
+			c := format[i]
+			switch {
+			case c == '[':
+				for i < len(format) && format[i] != ']' {
+					i++
+				}
+				i++
+				continue
+			case c == '-' || c == '+' || c == '#' || c == ' ' || c == '0' && (i == 0 || format[i-1] < '0' || format[i-1] > '9') || c == '.':
+				i++
+				continue
+			case c >= '0' && c <= '9':
+				n := 0
+				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+					if n = n*10 + int(format[i]-'0'); n > maxPadding {
+						return fmt.Errorf("a width or precision above %d in the format %q; a manifest never needs that much padding", maxPadding, format)
+					}
+					i++
+				}
+				continue
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// boundedFormat is format or formatlist with the widths of its format
+// string bounded (checkFormatWidths).
+func boundedFormat(f function.Function) function.Function {
+	return guarded(f, func(args []cty.Value) error {
+		if len(args) > 0 && args[0].IsKnown() && !args[0].IsNull() && args[0].Type() == cty.String {
+			return checkFormatWidths(args[0].AsString())
+		}
+		return nil
+	})
+}
+
+// boundedIndent is indent with its number of spaces bounded.
+func boundedIndent(f function.Function) function.Function {
+	return guarded(f, func(args []cty.Value) error {
+		if len(args) > 0 && args[0].IsKnown() && !args[0].IsNull() && args[0].Type() == cty.Number {
+			if n, _ := args[0].AsBigFloat().Float64(); n > maxPadding {
+				return fmt.Errorf("indent by %.0f spaces; a manifest may indent by at most %d", n, maxPadding)
+			}
+		}
+		return nil
+	})
+}
+
+// guarded wraps f so that check runs on the arguments before f does.
+func guarded(f function.Function, check func(args []cty.Value) error) function.Function {
+	return function.New(&function.Spec{
+		Description: f.Description(),
+		Params:      f.Params(),
+		VarParam:    f.VarParam(),
+		Type: func(args []cty.Value) (cty.Type, error) {
+			return f.ReturnTypeForValues(args)
+		},
+		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
+			if err := check(args); err != nil {
+				return cty.DynamicVal, err
+			}
+			return f.Call(args)
+		},
+	})
+}
 
 // checkNesting scans src for nesting deeper than maxNesting before the
 // parser sees it, skipping strings, heredocs and comments. It returns one
 // diagnostic at the first place too deep, or none.
 func checkNesting(name string, src []byte) hcl.Diagnostics {
+	if len(src) > maxManifestBytes {
+		pos := hcl.Pos{Line: 1, Column: 1}
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Manifest too large",
+			Detail:   fmt.Sprintf("This file has %d bytes; a manifest may have at most %d (real ones have a few thousand), and parsing a huge one could exhaust memory.", len(src), maxManifestBytes),
+			Subject:  &hcl.Range{Filename: name, Start: pos, End: pos},
+		}}
+	}
 	depth, unary := 0, 0
 	line, col := 1, 1
 	at := func(i int) hcl.Diagnostics {

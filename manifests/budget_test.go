@@ -33,8 +33,13 @@ func TestEvaluationBudget(t *testing.T) {
 		name, src, want string
 	}{
 		{"100k brackets", repo("  env = { A = " + strings.Repeat("[", 100_000) + "1" + strings.Repeat("]", 100_000) + " }"), "nested too deeply"},
-		{"1e6 parentheses", repo("  flaky_runs = " + strings.Repeat("(", 1_000_000) + "1" + strings.Repeat(")", 1_000_000)), "nested too deeply"},
-		{"1e6 unary minus", repo("  flaky_runs = " + strings.Repeat("- ", 1_000_000) + "1"), "nested too deeply"},
+		{"3e5 parentheses", repo("  flaky_runs = " + strings.Repeat("(", 300_000) + "1" + strings.Repeat(")", 300_000)), "nested too deeply"},
+		{"3e5 unary minus", repo("  flaky_runs = " + strings.Repeat("- ", 300_000) + "1"), "nested too deeply"},
+		{"a 100 MB manifest", repo("  # " + strings.Repeat("x", 100<<20)), "Manifest too large"},
+		{"format padded to a billion", "locals {\n  big = format(\"%1000000000d\", 1)\n}\n" + repo(""), "above 10000"},
+		{"format precision of a billion", "locals {\n  big = format(\"%.1000000000f\", 1)\n}\n" + repo(""), "above 10000"},
+		{"formatlist padded", "locals {\n  big = formatlist(\"%-99999999s\", [\"a\"])\n}\n" + repo(""), "above 10000"},
+		{"indent by a billion", "locals {\n  big = indent(1000000000, \"a\\nb\")\n}\n" + repo(""), "at most 10000"},
 		{"setproduct of three ranges", "locals {\n  big = setproduct(range(1000), range(1000), range(1000))\n}\n" + repo(""), "at most 100000"},
 		{"for over a billion", "locals {\n  big = [for i in range(1000000000) : i]\n}\n" + repo(""), "at most 100000"},
 		{"a hundred million flaky runs", repo("  flaky_runs = 100000000"), "at most 100"},
@@ -75,5 +80,18 @@ func TestNestingCheckLeavesRealManifestsAlone(t *testing.T) {
 	d := checkNesting("m.hcl", []byte("locals {\n  x = "+deep+"\n}\n"))
 	if !d.HasErrors() || d[0].Subject.Start.Line != 2 {
 		t.Errorf("too deep on line 2: %v", d)
+	}
+}
+
+func TestFormatWidthsOfRealManifestsPass(t *testing.T) {
+	for _, f := range []string{"%s", "%-20s|%05d|%.2f", "%[2]s %[1]s", "100%%", "%#v", "%+8.3f", "%10000s"} {
+		if err := checkFormatWidths(f); err != nil {
+			t.Errorf("%q: %v", f, err)
+		}
+	}
+	for _, f := range []string{"%10001s", "%.10001f", "%[1]099999d", "%-+#099999999999999999999999999d"} {
+		if err := checkFormatWidths(f); err == nil {
+			t.Errorf("%q passed", f)
+		}
 	}
 }

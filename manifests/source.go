@@ -1,8 +1,11 @@
 package manifests
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -262,10 +265,15 @@ func (r *resolver) resolveSource(s *sourceBlock, sc *scope) {
 // range under prefix+name.
 func (r *resolver) fillSource(src *Source, prefix string, s *sourceBlock, sc *scope) {
 	if p, ok := use(r, prefix+"path", s.Path); ok {
-		if !filepath.IsAbs(p) {
+		relative := !filepath.IsAbs(p)
+		if relative {
 			p = filepath.Join(sc.dir, p)
 		}
 		src.Path = filepath.Clean(p)
+		if err := checkPathSource(src.Path, relative, sc.dir); err != nil {
+			rng := s.Path.Range
+			r.fail(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid path source", Detail: err.Error(), Subject: &rng})
+		}
 	}
 	src.Git, _ = use(r, prefix+"git", s.Git)
 	src.Commit, _ = use(r, prefix+"commit", s.Commit)
@@ -391,4 +399,65 @@ func asBool(name string, value cty.Value) (bool, *valueError) {
 		return false, invalidValue("%s must be true or false, not %s.", name, typeName(value))
 	}
 	return value.True(), nil
+}
+
+// maxPathFiles bounds the files of a path source: every one is hashed into
+// the checkout's key and copied into the cache, so a path of "/" or a home
+// directory would read the whole disk before anything could say no.
+const maxPathFiles = 50_000
+
+// checkPathSource says what is wrong with a path source: a relative path
+// that reaches outside the manifest's tree (the git work tree holding the
+// manifest: a manifest of a checkout names directories of that checkout,
+// never ../../.. of the machine), or a directory holding more than
+// maxPathFiles files. An absolute path is the curator's explicit choice.
+// A path that does not exist is left to the checkout, which reports it.
+func checkPathSource(path string, relative bool, manifestDir string) error {
+	if relative {
+		if root := workTreeOf(manifestDir); root != "" {
+			real, err := filepath.EvalSymlinks(path)
+			if err != nil {
+				real = path
+			}
+			if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("%s reaches outside the manifest's tree %s; name a directory inside it, or an absolute path", path, root)
+			}
+		}
+	}
+	n := 0
+	errTooMany := errors.New("too many")
+	err := filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts are the checkout's to report
+		}
+		if !d.IsDir() {
+			if n++; n > maxPathFiles {
+				return errTooMany
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errTooMany) {
+		return fmt.Errorf("%s holds more than %d files; a path source is a repository, not a disk", path, maxPathFiles)
+	}
+	return nil
+}
+
+// workTreeOf returns the nearest directory at or above dir that holds a
+// .git entry (with symbolic links resolved), or "".
+func workTreeOf(dir string) string {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		d = dir
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
 }

@@ -1,8 +1,14 @@
 package manifests
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // Each pinned source kind resolves to the fields the checkout step reads,
@@ -61,6 +67,74 @@ func TestPinnedSources(t *testing.T) {
 			}
 			if _, ok := r.Ranges["source"]; !ok {
 				t.Errorf("no range for the source block")
+			}
+		})
+	}
+}
+
+// TestPathSourceBounds: a relative path source that climbs out of the git
+// work tree holding the manifest, or a directory of more files than a
+// repository has, is an error at the path's line; inside the tree, or
+// absolute, it loads.
+func TestPathSourceBounds(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"tree/.git/HEAD":             "ref: refs/heads/main\n",
+		"tree/manifests/x.go":        "package x\n",
+		"tree/repos/ok/main.go":      "package main\n",
+		"outside/main.go":            "package main\n",
+		"tree/manifests/placeholder": "",
+	}
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := filepath.Join(root, "tree", "repos", "big")
+	for i := 0; i <= maxPathFiles; i++ {
+		d := filepath.Join(big, strconv.Itoa(i/1000))
+		if i%1000 == 0 {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(d, strconv.Itoa(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		path, want string
+	}{
+		{"../repos/ok", ""},
+		{"../../outside", "reaches outside the manifest's tree"},
+		{filepath.ToSlash(filepath.Join(root, "outside")), ""},
+		{"../repos/big", "more than 50000 files"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			manifest := filepath.Join(root, "tree", "manifests", "m.hcl")
+			src := "repository \"r\" {\n  preset = \"go\"\n  source {\n    path = \"" + tt.path + "\"\n  }\n  migrate = [\"linux->windows\"]\n}\n"
+			if err := os.WriteFile(manifest, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, diags := Load([]string{manifest}, testOptions())
+			var found *hcl.Diagnostic
+			for _, d := range diags {
+				if d.Summary == "Invalid path source" {
+					found = d
+				}
+			}
+			switch {
+			case tt.want == "" && found != nil:
+				t.Errorf("error %s", found.Detail)
+			case tt.want != "" && (found == nil || !strings.Contains(found.Detail, tt.want)):
+				t.Errorf("diagnostics %v, want %q", diags, tt.want)
+			case found != nil && found.Subject.Start.Line != 4:
+				t.Errorf("error at line %d, want 4 (the path)", found.Subject.Start.Line)
 			}
 		})
 	}

@@ -20,7 +20,7 @@ import (
 // halfway keeps another set than one that finished), not on the result.
 // The comparison blanks those and nothing else: keys, output digests,
 // labels and every other file count.
-var logDuration = regexp.MustCompile(`(\[osbench: (?:build )?exit -?\d+, timed out \w+, )[^\]\n]*\]`)
+var logDuration = regexp.MustCompile(`(\[osbench: (?:build |compile phase )?exit -?\d+, timed out \w+, )[^\]\n]*\]`)
 
 // normalize returns the bytes of an exported file with its wall-clock
 // fields blanked.
@@ -33,7 +33,9 @@ func normalize(rel string, b []byte) []byte {
 		if json.Unmarshal(b, &v) != nil {
 			return b
 		}
-		dropKeys(v, "run", "duration_ns", "reason")
+		// run_duration_ns is a hit's record of how long its run took,
+		// retries the machine's bad moments: neither is a result.
+		dropKeys(v, "run", "duration_ns", "run_duration_ns", "retries", "reason")
 		hitAsRan(v)
 		out, _ := json.Marshal(v)
 		return out

@@ -11,7 +11,9 @@
 //     running beside them: failures and corrupt entries;
 //   - a test that prints 1 GiB: the log osbench keeps and osbench's peak RSS;
 //   - tests that fork processes which outlive the step (timed out or
-//     passed): how many are still alive after osbench has exited.
+//     passed): how many are still alive after osbench has exited;
+//   - every bundled example built idle and beside 16 busy processes: the
+//     same tasks.jsonl, or infrastructure failures a rerun completes.
 //
 // Kill points come from one seed, printed, so a run can be repeated
 // (`-seed N`); the timing of the processes killed still varies.
@@ -45,6 +47,7 @@ type config struct {
 	ExampleState  string   // a cache dir whose state/ (toolchains, GOCACHE, Wine prefixes) the example runs share
 	Concurrency   []int
 	OutputBytes   int64
+	LoadBusy      int // busy processes of the load section; 0 skips it
 	Keep          bool
 }
 
@@ -63,6 +66,7 @@ func main() {
 	flag.StringVar(&conc, "concurrency", "2,3,4", "numbers of concurrent builds on one cache")
 	flag.StringVar(&outBytes, "output", "1G", "output of the big-output test (K, M, G: powers of 1024)")
 	flag.StringVar(&cfg.Bin, "bin", "", "osbench binary (default: built from this checkout)")
+	flag.IntVar(&cfg.LoadBusy, "load-busy", 16, "busy processes beside the load section's build of every bundled example (0: skip the section)")
 	flag.BoolVar(&cfg.Keep, "keep", false, "keep the scratch directory")
 	flag.Parse()
 	var err error
@@ -100,6 +104,12 @@ func fatal(err error) {
 }
 
 func defaultExampleState() string {
+	// As root, the test user cannot reach /root/.cache, and the harness
+	// never opens a home directory to it: root's state lives where root
+	// osbench keeps its cache, under /var/cache.
+	if os.Getenv("XDG_CACHE_HOME") == "" && os.Geteuid() == 0 {
+		return "/var/cache/osbench-reliability/examples"
+	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "osbench-reliability", "examples")
 	}
@@ -224,6 +234,16 @@ func run(cfg config, log io.Writer) (*report, error) {
 		err := section("big output", func() error {
 			b, err := h.bigOutput(cfg.OutputBytes)
 			rep.Big = b
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if cfg.LoadBusy > 0 {
+		err := section(fmt.Sprintf("the examples idle and beside %d busy processes", cfg.LoadBusy), func() error {
+			l, err := h.load(cfg.LoadBusy)
+			rep.Load = l
 			return err
 		})
 		if err != nil {

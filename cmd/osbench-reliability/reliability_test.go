@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -87,6 +88,10 @@ func TestNormalizeBlanksWallClockOnly(t *testing.T) {
 		{"log exit differs", "x.log", "[osbench: exit 0, timed out false, 1ms]", "[osbench: exit 1, timed out false, 1ms]", false},
 		{"log text differs", "x.log", "a\n", "b\n", false},
 		{"build-steps durations and run", "build-steps.json", `{"run":"a","steps":[{"id":"s","duration_ns":1}],"duration_ns":5}`, `{"run":"b","steps":[{"id":"s","duration_ns":2}],"duration_ns":6}`, true},
+		{"build-steps a hit's run duration", "build-steps.json", `{"steps":[{"id":"s","status":"hit","run_duration_ns":7}]}`, `{"steps":[{"id":"s","status":"hit","run_duration_ns":9}]}`, true},
+		{"build-steps retries", "build-steps.json", `{"steps":[{"id":"s","status":"ran","retries":[{"attempt":1,"cause":"x"}]}]}`, `{"steps":[{"id":"s","status":"ran"}]}`, true},
+		{"build-steps infra failure", "build-steps.json", `{"steps":[{"id":"s","status":"failed","infra":"x"}]}`, `{"steps":[{"id":"s","status":"ran"}]}`, false},
+		{"compile phase durations", "x.log", "[osbench: compile phase exit 0, timed out false, 3s]", "[osbench: compile phase exit 0, timed out false, 1m2s]", true},
 		{"build-steps status", "build-steps.json", `{"steps":[{"id":"s","status":"ran"}]}`, `{"steps":[{"id":"s","status":"failed"}]}`, false},
 		{"build-steps ran or served", "build-steps.json", `{"steps":[{"id":"s","status":"ran","reason":"no previous run","key":"k"}]}`, `{"steps":[{"id":"s","status":"hit","key":"k"}]}`, true},
 		{"build-steps output digest", "build-steps.json", `{"steps":[{"id":"s","output_digest":"a"}]}`, `{"steps":[{"id":"s","output_digest":"b"}]}`, false},
@@ -115,5 +120,42 @@ func TestDiffPaths(t *testing.T) {
 	}
 	if extra := beyond(got, pathSet([]string{"changed"})); !reflect.DeepEqual(extra, []string{"only-a", "only-b"}) {
 		t.Errorf("beyond = %v", extra)
+	}
+}
+
+// TestReachableNeverWidensAbove: the state dir and what lies between it
+// and the scratch dir are opened to the test user; a private directory
+// above them stays private and is reported.
+func TestReachableNeverWidensAbove(t *testing.T) {
+	root := t.TempDir()
+	private := filepath.Join(root, "home")
+	scratch := filepath.Join(root, "scratch")
+	inside := filepath.Join(scratch, "a", "state")
+	outside := filepath.Join(private, "mine", "state")
+	for _, d := range []string{inside, outside} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{root, scratch, filepath.Join(scratch, "a"), inside, private, filepath.Join(private, "mine"), outside} {
+		os.Chmod(d, 0o700)
+	}
+	os.Chmod(filepath.Dir(root), 0o755) // the test's own dirs, like /tmp for a real run
+	os.Chmod(root, 0o755)
+	if err := reachable(inside, scratch); err != nil {
+		t.Fatalf("inside the scratch dir: %v", err)
+	}
+	for _, d := range []string{scratch, filepath.Join(scratch, "a"), inside} {
+		if fi, _ := os.Stat(d); fi.Mode().Perm()&0o005 != 0o005 {
+			t.Errorf("%s not opened: %v", d, fi.Mode().Perm())
+		}
+	}
+	if err := reachable(outside, scratch); err == nil {
+		t.Error("a private directory above the state dir was not reported")
+	}
+	for _, d := range []string{private, filepath.Join(private, "mine")} {
+		if fi, _ := os.Stat(d); fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s widened to %v", d, fi.Mode().Perm())
+		}
 	}
 }

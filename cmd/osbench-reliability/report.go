@@ -18,6 +18,7 @@ type report struct {
 	Concurrent []concurrentFigures
 	Big        *bigFigures
 	Escapes    *escapeFigures
+	Load       *loadFigures
 	Wall       time.Duration
 	// Load is /proc/loadavg's 1-minute figure at the start and the end:
 	// the wall times above mean little without it on a shared machine.
@@ -70,6 +71,10 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, ", %s\n", b.Wall.Round(time.Millisecond))
 		fmt.Fprintf(w, "  log kept: %s (truncation marker: %v)\n", humanBytes(b.LogBytes), b.Truncated)
 		fmt.Fprintf(w, "  osbench peak RSS: %s (VmHWM from /proc), ru_maxrss %s\n", humanBytes(b.PeakRSS), humanBytes(b.MaxRSS))
+	}
+
+	if l := r.Load; l != nil {
+		l.print(w)
 	}
 
 	if e := r.Escapes; e != nil {

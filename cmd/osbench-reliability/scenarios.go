@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // buildArgs is a build of paths into out on cache.
@@ -111,11 +112,8 @@ func (h *harness) exampleScenario() (scenario, error) {
 	if err := os.MkdirAll(stateCache, 0o755); err != nil {
 		return scenario{}, err
 	}
-	// The unprivileged test user must reach the state below it.
-	for d := stateCache; d != "/" && d != "."; d = filepath.Dir(d) {
-		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
-			os.Chmod(d, fi.Mode().Perm()|0o055)
-		}
+	if err := reachable(stateCache, h.scratch); err != nil {
+		return scenario{}, err
 	}
 	warm := filepath.Join(h.scratch, "examples-warm-out")
 	if r := h.rn.run(append(h.buildArgs(stateCache, warm), paths...)...); !r.ok() {
@@ -187,4 +185,29 @@ func dirBytes(dirs ...string) (int64, error) {
 		}
 	}
 	return total, nil
+}
+
+// reachable makes the unprivileged test user able to reach the state
+// below dir: dir itself, and the directories between it and the scratch
+// dir (both osbench-reliability's own), are opened to others; a directory
+// above them that is not is never widened — that would open a user's home
+// or more to every local user — but reported.
+func reachable(dir, scratch string) error {
+	dir, _ = filepath.Abs(dir)
+	scratch, _ = filepath.Abs(scratch)
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o005 == 0o005 {
+			continue
+		}
+		rel, err := filepath.Rel(scratch, d)
+		ours := d == dir || err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		if !ours {
+			return fmt.Errorf("%s, above the state dir %s, is not readable and searchable by others (mode %v), so the unprivileged test user cannot reach the state; open it yourself (chmod o+rx) or choose a state dir elsewhere", d, dir, fi.Mode().Perm())
+		}
+		if err := os.Chmod(d, fi.Mode().Perm()|0o055); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -49,8 +49,8 @@ func (h *harness) bigOutput(n int64) (*bigFigures, error) {
 	fig.StepStatus, fig.StepLabel = s.Status, s.Label
 	if b, err := os.ReadFile(filepath.Join(out, "runs", "big", "linux", "test.log")); err == nil {
 		fig.LogBytes = int64(len(b))
-		tail := b[max(0, len(b)-300):]
-		fig.Truncated = strings.Contains(string(tail), "truncated")
+		// The cap keeps the log's head and tail with the marker between.
+		fig.Truncated = strings.Contains(string(b), "[osbench: output truncated")
 	}
 	os.RemoveAll(cache)
 	os.RemoveAll(out)
@@ -198,6 +198,10 @@ type buildStep struct {
 	Status     string `json:"status"`
 	Label      string `json:"label"`
 	DurationNS int64  `json:"duration_ns"`
+	// Infra and Retries: an infrastructure failure's cause and the
+	// attempts before the last (engine.StepResult).
+	Infra   string            `json:"infra"`
+	Retries []json.RawMessage `json:"retries"`
 }
 
 // readBuildSteps reads build --out's build-steps.json by step id.

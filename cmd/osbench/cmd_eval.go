@@ -52,7 +52,9 @@ func newEvalCommand(g *globals) *cobra.Command {
 			o.Shard = g.split.shard
 			o.Phase = func(phase string, steps int) (engine.Options, func()) {
 				p := newProgress(cmd.ErrOrStderr(), g.log.With().Str("phase", phase).Logger(), steps)
-				return engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log, Observer: p, Dispatcher: g.dispatcher}, p.Done
+				opts := engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log, Observer: p, Dispatcher: g.dispatcher}
+				g.infraOptions(&opts)
+				return opts, p.Done
 			}
 			res, err := evalrun.Run(ctx, o)
 			if errors.Is(err, context.Canceled) {

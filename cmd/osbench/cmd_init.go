@@ -39,7 +39,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			res, err := initmanifest.Run(ctx, initmanifest.Options{
 				Source: src, Out: out, Toolchain: toolchain, Rerun: rerun, Force: force,
 				Cache:   c,
-				Engine:  engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log},
+				Engine:  g.initEngineOptions(),
 				Compile: compile.Options{Platforms: g.platforms, ExecutorState: g.executorState},
 				Known:   knownPlugins(),
 				Observe: func(total int) (engine.Observer, func()) {
@@ -97,4 +97,11 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// initEngineOptions are the engine options of init's runs.
+func (g *globals) initEngineOptions() engine.Options {
+	opts := engine.Options{Jobs: g.jobs, Pools: g.pools, Log: g.log}
+	g.infraOptions(&opts)
+	return opts
 }

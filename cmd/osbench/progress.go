@@ -77,7 +77,19 @@ func (p *progress) Finished(r *engine.StepResult) {
 	if r.Reason != "" {
 		ev = ev.Str("reason", r.Reason)
 	}
+	if r.Infra != "" {
+		ev = ev.Str("infra", r.Infra)
+	}
 	ev.Msg(string(r.Status) + " " + r.ID)
+}
+
+// Retrying implements engine.RetryObserver: a step that failed as
+// infrastructure is said to be run again, with the cause, as it happens.
+func (p *progress) Retrying(id string, r engine.Retry, backoff time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log.Warn().Str("step", id).Str("cause", r.Cause).Int("attempt", r.Attempt).Str("error", r.Error).
+		Str("retry_in", backoff.String()).Msg("infrastructure failure, retrying " + id)
 }
 
 // describe shows the oldest running step and the hit count.

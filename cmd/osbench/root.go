@@ -29,9 +29,13 @@ type globals struct {
 	pools     map[string]int // executor → at most this many of its steps at once
 	platforms []string
 	log       zerolog.Logger
-	remote    remoteFlags
-	split     splitFlags
-	temporal  temporalFlags
+	// infraRetries and infraBackoff bound the reruns of a step that
+	// failed as infrastructure (engine.InfraError).
+	infraRetries int
+	infraBackoff time.Duration
+	remote       remoteFlags
+	split        splitFlags
+	temporal     temporalFlags
 	// dispatcher, set by startDispatch, sends steps to Temporal workers.
 	dispatcher engine.Dispatcher
 	// factsDispatcher asks the workers' facts for a command that
@@ -66,6 +70,8 @@ func newRootCommand() *cobra.Command {
 	pf.IntVarP(&g.jobs, "jobs", "j", runtime.NumCPU(), "steps run in parallel")
 	pf.StringToIntVar(&g.pools, "pool", nil, "at most N steps of an executor at once, e.g. --pool wine=1 (Wine runs are heavy); repeatable")
 	pf.StringSliceVar(&g.platforms, "platform", nil, "only these platforms' steps (linux, windows); default: all the manifests define")
+	pf.IntVar(&g.infraRetries, "infra-retries", 2, "times a step that failed because of the machine (full disk, killed, timed out before any test started, lost wineserver) is run again before it fails; never cached either way (0: none)")
+	pf.DurationVar(&g.infraBackoff, "infra-backoff", 5*time.Second, "wait before the first such retry, doubled for each next")
 	g.remote.register(pf)
 	g.split.register(pf)
 	pf.StringVar(&g.temporal.hostPort, "temporal", "", "run steps that run commands on osbench workers through the Temporal server at HOST:PORT")
@@ -155,7 +161,17 @@ func (g *globals) newEngine(opts engine.Options) (*engine.Engine, error) {
 	opts.Pools = g.pools
 	opts.Log = g.log
 	opts.Dispatcher = g.dispatcher
+	g.infraOptions(&opts)
 	return engine.New(c, opts), nil
+}
+
+// infraOptions sets the engine's retries of infrastructure failures from
+// the flags (--infra-retries 0 means none, which the engine spells -1).
+func (g *globals) infraOptions(opts *engine.Options) {
+	opts.InfraRetries, opts.InfraBackoff = g.infraRetries, g.infraBackoff
+	if g.infraRetries <= 0 {
+		opts.InfraRetries = -1
+	}
 }
 
 // signalContext is cancelled on the first Ctrl-C or SIGTERM; running steps

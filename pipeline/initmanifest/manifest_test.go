@@ -37,7 +37,7 @@ func TestManifestText(t *testing.T) {
 				"windows": {{Test: "TestPanics", Reason: "panicked: boom"}, {Test: "TestSep", Reason: "sep_test.go:3: got \"a\\b\"\n# not a second comment"}},
 				"linux":   {{Test: "TestLock", Reason: "timed out on linux"}},
 			},
-			EvalTimeouts: map[string]EvalTimeout{"windows": {Value: "7m", Reason: "eval_timeout: 3× the first run in whole minutes, at least 5m"}},
+			EvalTimeouts: map[string]EvalTimeout{"windows": {Value: "7m", Reason: "eval_timeout: 3× the first run, rounded up to 5m, twice that, four times …"}},
 		},
 	}, {
 		golden: "eval_timeout.hcl",

@@ -98,6 +98,12 @@ type Result struct {
 	// Duration is the wall time from start until the command's first
 	// process ended.
 	Duration time.Duration
+	// Signal is the signal that ended the command's first process when
+	// the executor did not send it (the OOM killer's SIGKILL, an operator's
+	// kill), 0 otherwise; ExitCode is then -1. A signal of a process the
+	// command started (a test binary's SIGSEGV) is the command's business
+	// and shows in its exit status instead.
+	Signal int
 }
 
 // Executor runs commands on one platform.

@@ -176,11 +176,14 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 		res.ExitCode = c.ProcessState.ExitCode()
 	}
 	if sb != nil {
-		code, err := sb.exitStatus()
+		code, sig, err := sb.exitStatus()
 		if err != nil && cause == stopNone {
 			return res, fmt.Errorf("local executor: %s: %w", cmd.Argv[0], err)
 		}
 		res.ExitCode = code
+		if cause == stopNone {
+			res.Signal = sig
+		}
 	}
 	switch cause {
 	case stopTimeout:

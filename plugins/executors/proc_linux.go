@@ -166,26 +166,28 @@ func (sb *sandbox) abandon() {
 }
 
 // exitStatus reads how the command ended, once the init has exited: its
-// exit code, -1 for a signal or an init killed before it could say (a
-// timeout), or the init's own failure as an error.
-func (sb *sandbox) exitStatus() (int, error) {
+// exit code (-1 for a signal or an init killed before it could say, a
+// timeout), the signal that ended it (0 for none), or the init's own failure
+// as an error.
+func (sb *sandbox) exitStatus() (int, int, error) {
 	defer sb.status.Close()
 	b, err := io.ReadAll(io.LimitReader(sb.status, 4096))
 	if err != nil {
-		return -1, err
+		return -1, 0, err
 	}
 	line := strings.TrimSpace(string(b))
 	switch {
 	case line == "":
-		return -1, nil
+		return -1, 0, nil
 	case strings.HasPrefix(line, "exit "):
 		code, err := strconv.Atoi(strings.TrimPrefix(line, "exit "))
 		if err != nil {
-			return -1, fmt.Errorf("sandbox: bad status %q", line)
+			return -1, 0, fmt.Errorf("sandbox: bad status %q", line)
 		}
-		return code, nil
+		return code, 0, nil
 	case strings.HasPrefix(line, "signal "):
-		return -1, nil
+		sig, _ := strconv.Atoi(strings.TrimPrefix(line, "signal "))
+		return -1, sig, nil
 	}
-	return -1, fmt.Errorf("sandbox: %s", strings.TrimPrefix(line, "error "))
+	return -1, 0, fmt.Errorf("sandbox: %s", strings.TrimPrefix(line, "error "))
 }

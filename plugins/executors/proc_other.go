@@ -44,10 +44,10 @@ func wrapInSandbox(*exec.Cmd, runUser, time.Duration, sandboxRequest) (*sandbox,
 	return nil, nil
 }
 
-func (*sandbox) started() error           { return nil }
-func (*sandbox) abandon()                 {}
-func (*sandbox) cleanup()                 {}
-func (*sandbox) exitStatus() (int, error) { return -1, nil }
+func (*sandbox) started() error                { return nil }
+func (*sandbox) abandon()                      {}
+func (*sandbox) cleanup()                      {}
+func (*sandbox) exitStatus() (int, int, error) { return -1, 0, nil }
 
 // testLauncherUsable: the test launcher needs Linux namespaces.
 func testLauncherUsable() error { return errors.New("the test launcher needs Linux namespaces") }

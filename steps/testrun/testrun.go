@@ -79,7 +79,7 @@ type Config struct {
 	// (secrets.go).
 	SecretEnv []string `json:"secret_env,omitempty"`
 	// BuildTimeout bounds the build command alone (Go duration); "": the
-	// run's Timeout does, as it bounds the test command.
+	// compile budget (compileBudget) of the run's Timeout does.
 	BuildTimeout string `json:"build_timeout,omitempty"`
 }
 
@@ -118,9 +118,17 @@ func (kind) Name() string { return Kind }
 // multi-package profiles came in package completion order, so a rerun of a
 // hit could store other bytes.
 //
-// Version 8: a run records the test sources it changed, added or removed
-// (changed_test_files), which the verdict does not grade.
-func (kind) Version() string { return "8" }
+// Version 8: the machine never decides a result (infra.go, phases.go): a
+// Go suite's test binaries are compiled first with a budget of their own,
+// a build or compile past its budget, a run that timed out before any test
+// started, a kill osbench did not send, a full disk, a lost wineserver or a
+// tool-install race fail the step as infrastructure (never cached), and a
+// test-phase timeout counts only when a second run times out too.
+//
+// Version 9: a run records the test sources it changed, added or removed
+// (changed_test_files), which the verdict does not grade; a build command
+// is bounded by its own build_timeout when the manifest sets one.
+func (kind) Version() string { return "9" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -131,7 +139,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return fmt.Errorf("timeout: %w", err)
 	}
-	buildTimeout := timeout
+	buildTimeout := compileBudget(timeout)
 	if cfg.BuildTimeout != "" {
 		if buildTimeout, err = time.ParseDuration(cfg.BuildTimeout); err != nil {
 			return fmt.Errorf("build_timeout: %w", err)
@@ -187,7 +195,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
-	run := func(c Command, timeout time.Duration, out io.Writer, quiet ...bool) (executors.Result, error) {
+	// What the commands print is watched for the machine's marks and the
+	// first test's start (infra.go).
+	watch := newWatch(cfg.Parser)
+	run := func(c Command, out io.Writer, limit time.Duration, quiet bool) (executors.Result, error) {
 		argv, err := commandArgv(c)
 		if err != nil {
 			return executors.Result{}, err
@@ -200,14 +211,14 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		var stdoutW io.Writer = logR
 		outR := secrets.redact(out)
 		switch {
-		case out != nil && len(quiet) > 0 && quiet[0]:
+		case out != nil && quiet:
 			stdoutW = outR
 		case out != nil:
 			stdoutW = io.MultiWriter(outR, logR)
 		}
 		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
-			Stdout: stdoutW, Stderr: logR, Timeout: timeout, User: cfg.User,
+			Stdout: io.MultiWriter(stdoutW, watch.stream()), Stderr: io.MultiWriter(logR, watch.stream()), Timeout: limit, User: cfg.User,
 			WorkDir: rc.WorkDir, WritableDirs: writable,
 		})
 		if ferr := errors.Join(logR.flush(), outR.flush()); ferr != nil && err == nil {
@@ -224,93 +235,66 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
 	}
-	var results []schemas.TestResult
-	buildOK := true
-	if cfg.Build != nil {
-		res, err := run(*cfg.Build, buildTimeout, nil)
-		if err != nil {
-			logw.Close()
-			return err
-		}
-		// The same marker as the test command's: `make bench` sums them
-		// to tell the commands' own time from osbench's.
-		fmt.Fprintf(logw, "[osbench: build exit %d, timed out %v, %s]\n", res.ExitCode, res.TimedOut, res.Duration.Round(time.Millisecond))
-		if res.ExitCode != 0 || res.TimedOut {
-			buildOK = false
-			fmt.Fprintf(logw, "[osbench: build command failed: exit %d, timed out %v]\n", res.ExitCode, res.TimedOut)
-			for _, id := range expected {
-				results = append(results, schemas.TestResult{ID: id, Status: schemas.StatusBuildFailed})
+	// The suite runs once, and once more when its test phase timed out:
+	// a timeout is the code's (cached) only when it reproduces with the
+	// same limit; one that does not was the machine's, and the second
+	// run's results are the run's. Durations never enter a key.
+	var (
+		results     []schemas.TestResult
+		buildOK     bool
+		testRes     executors.Result
+		coverageRaw []byte
+	)
+	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			// A fresh tree and fresh evidence records: nothing the first
+			// attempt left behind may decide the second.
+			if err := os.Rename(repo, repo+"-timed-out"); err != nil {
+				logw.Close()
+				return fmt.Errorf("setting the timed-out attempt aside: %w", err)
 			}
-		}
-	}
-	if buildOK && cfg.Build != nil && goRecords != "" {
-		// The build command may run the patch's code (a Makefile, a
-		// script) with the record and launcher directories writable:
-		// whatever it left there is replaced before the tests run.
-		if _, _, err := goLauncher(rc.WorkDir); err != nil {
-			logw.Close()
-			return err
-		}
-	}
-	var testRes executors.Result
-	if buildOK {
-		opts := parsers.Options{Expected: expected}
-		if cfg.Regex != nil {
-			opts.Regex = &parsers.RegexOptions{Pattern: cfg.Regex.Pattern, Statuses: cfg.Regex.Statuses}
-		}
-		var (
-			parseResults []schemas.TestResult
-			parseErr     error
-		)
-		if cfg.Report == "" {
-			// The parser reads the output while the tests write it, so
-			// memory stays bounded however much a suite prints.
-			parsed := streamParse(parser, opts)
-			testRes, err = run(cfg.Test, timeout, parsed)
-			parseResults, parseErr = parsed.finish()
-		} else {
-			testRes, err = run(cfg.Test, timeout, nil)
-		}
-		if err != nil {
-			logw.Close()
-			return err
-		}
-		fmt.Fprintf(logw, "[osbench: exit %d, timed out %v, %s]\n", testRes.ExitCode, testRes.TimedOut, testRes.Duration.Round(time.Millisecond))
-		if cfg.Report != "" {
-			input, err := readReport(repo, cfg.Report, logw)
-			if err != nil {
+			if err := src.Materialize("source", repo); err != nil {
 				logw.Close()
 				return err
 			}
-			parseResults, parseErr = parser.Parse(bytes.NewReader(input), opts)
+			if goRecords != "" {
+				if _, _, err := goLauncher(rc.WorkDir); err != nil {
+					logw.Close()
+					return err
+				}
+			}
 		}
-		if parseErr != nil {
-			logw.Close()
-			return fmt.Errorf("parse %s output: %w", cfg.Parser, parseErr)
-		}
-		results = applyOutcome(parseResults, testRes)
-	}
-	var coverageRaw []byte
-	if cfg.Coverage != "" {
-		raw, err := readUntrusted(repo, cfg.Coverage)
-		switch {
-		case isMissing(err):
-			raw = nil // no coverage written (e.g. build failed): an empty profile
-		case errors.Is(err, errNotRegular):
-			// Planted by the tested code: no coverage, and a note for people.
-			rc.Log.Warn().Str("coverage", cfg.Coverage).Msg("coverage path is not a regular file; recorded as no coverage")
-			raw = nil
-		case err != nil:
+		var infraErr error
+		results, buildOK, testRes, coverageRaw, infraErr, err = runSuite(suiteRun{
+			cfg: cfg, rc: rc, repo: repo, parser: parser, expected: expected, timeout: timeout, buildTimeout: buildTimeout,
+			goRecords: goRecords, run: run, logw: logw, watch: watch,
+		})
+		if err != nil {
 			logw.Close()
 			return err
 		}
-		coverageRaw = raw
+		if infraErr != nil {
+			fmt.Fprintf(logw, "[osbench: %v]\n", infraErr)
+			logw.Close()
+			return fmt.Errorf("%w; see the log (osbench logs %s)", infraErr, rc.Step.ID)
+		}
+		if !testRes.TimedOut {
+			if attempt > 1 {
+				fmt.Fprintf(logw, "[osbench: the second run did not time out: the first run's timeout was the machine's (%s); this run's results are kept]\n", CauseNotReproduced)
+			}
+			break
+		}
+		if attempt > 1 {
+			fmt.Fprintf(logw, "[osbench: the timeout reproduced with the same limit (%s): the code hangs]\n", timeout)
+			break
+		}
+		fmt.Fprintf(logw, "[osbench: the test phase timed out after tests started; running the suite again with the same limit (%s) to see whether the timeout reproduces]\n", timeout)
 	}
 	ev, err := collectEvidence(evidenceRun{
 		language: cfg.Language, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
 		goRecords: goRecords, coverage: coverageRaw, ran: buildOK, log: logw,
 		list: func(argv []string, out io.Writer) (executors.Result, error) {
-			return run(Command{Argv: argv}, timeout, out, true)
+			return run(Command{Argv: argv}, out, timeout, true)
 		},
 	}, results)
 	if err != nil {

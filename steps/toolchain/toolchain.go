@@ -13,9 +13,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
@@ -81,6 +84,16 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		rc.SetLabel(versions.Summary())
 		return rc.PutBytes("fingerprint", []byte(versions.Lines()))
 	}
+	// One writer per toolchain: two osbench processes on one cache would
+	// otherwise both have the go command download the same toolchain into
+	// the shared module cache, and one fails on the other's half-written
+	// files (chmod …/toolchain@v0.0.1-go1.25.0…/asm: operation not
+	// permitted). The second waits here, then finds it installed.
+	unlock, err := lockToolchain(ctx, rc, cfg.Version)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	var out, errb bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: []string{"go", "version"}, Env: env, Stdout: &out, Stderr: &errb,
@@ -93,8 +106,24 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	// What the go command said (the toolchain's download, when it made
+	// one) is kept for people: osbench logs ID/toolchain.
+	if errb.Len() > 0 {
+		if w, err := rc.SideWriter("toolchain.log"); err == nil {
+			w.Write(errb.Bytes())
+			if err := w.Close(); err != nil {
+				return err
+			}
+		}
+	}
 	if res.ExitCode != 0 {
-		return fmt.Errorf("GOTOOLCHAIN=%s go version: exit %d: %s", cfg.Version, res.ExitCode, strings.TrimSpace(errb.String()))
+		err := fmt.Errorf("GOTOOLCHAIN=%s go version: exit %d: %s", cfg.Version, res.ExitCode, strings.TrimSpace(errb.String()))
+		if strings.Contains(errb.String(), "go: downloading") {
+			// The download failed (the proxy, the network, another
+			// installer's files): the machine's, not the manifest's.
+			return engine.Infra("tool-install race", err)
+		}
+		return err
 	}
 	fp := strings.TrimSpace(out.String())
 	if cfg.Version != "" && !strings.Contains(fp, cfg.Version+" ") {
@@ -102,4 +131,26 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(cfg.Version)
 	return rc.PutBytes("fingerprint", []byte(fp+"\n"))
+}
+
+// lockToolchain takes the file lock of a Go toolchain's install, waiting
+// for another process that holds it; the lock dies with its process.
+func lockToolchain(ctx context.Context, rc *engine.RunContext, version string) (func(), error) {
+	dir, err := rc.StateDir("locks")
+	if err != nil {
+		return nil, err
+	}
+	name := "go-toolchain-" + strings.NewReplacer("/", "_", "\\", "_").Replace(orLocal(version)) + ".lock"
+	lock := flock.New(filepath.Join(dir, name))
+	if _, err := lock.TryLockContext(ctx, 200*time.Millisecond); err != nil {
+		return nil, fmt.Errorf("locking the install of Go toolchain %s: %w", orLocal(version), err)
+	}
+	return func() { lock.Close() }, nil
+}
+
+func orLocal(v string) string {
+	if v == "" {
+		return "local"
+	}
+	return v
 }

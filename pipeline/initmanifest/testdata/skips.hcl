@@ -16,7 +16,7 @@ repository "pathsep" {
 
   platform "windows" {
     test {
-      # eval_timeout: 3× the first run in whole minutes, at least 5m
+      # eval_timeout: 3× the first run, rounded up to 5m, twice that, four times …
       eval_timeout = "7m"
       skip = [
         "TestPanics", # panicked: boom
