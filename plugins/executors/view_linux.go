@@ -149,7 +149,10 @@ func viewMounts(cmd Cmd, c *exec.Cmd, who runUser, launcher string, cow []viewMo
 			continue
 		}
 		p := filepath.Clean(v)
-		if p == "/" || p == home || inSystemDir(p) || covered(p) {
+		// /dev and /proc are the view's own (a minimal /dev, the step's
+		// /proc): a named /dev/null (go test -c -o /dev/null) must stay
+		// the device, not become a read-only bind of it.
+		if p == "/" || p == home || inSystemDir(p) || within(p, "/dev") || within(p, "/proc") || covered(p) {
 			continue
 		}
 		// An ancestor of what the view holds would show its

@@ -46,6 +46,12 @@ func TestViewMounts(t *testing.T) {
 			want: []string{"ro " + sibling, "ro " + filepath.Dir(tool), "rw " + work},
 		},
 		{
+			name: "never the view's own /dev and /proc (go test -c -o /dev/null)",
+			cmd:  Cmd{WorkDir: work},
+			c:    exec.Cmd{Path: "/usr/bin/true", Args: []string{"true", "-o", "/dev/null", "/proc/self/fd/0"}, Dir: work},
+			want: []string{"rw " + work},
+		},
+		{
 			name: "never an ancestor of the command's dirs, never /",
 			cmd:  Cmd{WorkDir: work},
 			c:    exec.Cmd{Path: "/usr/bin/true", Args: []string{"true", base, "/"}, Dir: work, Env: []string{"TMPDIR=/tmp"}},
