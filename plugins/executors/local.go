@@ -250,9 +250,11 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 	return withTestLauncher(env, launcher, l.crossRunner), launcher, nil
 }
 
-// launcherDirs are the directories cmd's test launcher keeps read-only.
+// launcherDirs are the directories cmd's test launcher keeps read-only:
+// its ReadOnlyDirs too, which a test program must not write whatever the
+// command's own view of them is.
 func launcherDirs(cmd Cmd) []string {
-	return append(slices.Clone(cmd.WritableDirs), cmd.readOnlyForTests...)
+	return append(append(slices.Clone(cmd.WritableDirs), cmd.ReadOnlyDirs...), cmd.readOnlyForTests...)
 }
 
 // dropStepLauncher removes the test launcher of a command that protects a

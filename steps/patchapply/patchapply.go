@@ -26,6 +26,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/lang"
 	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
@@ -61,7 +62,17 @@ type kind struct{}
 func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+// Version 2: a patch that adds a dependency outside the task's locked set
+// is rejected (deps.Outside).
+func (kind) Version() string { return "2" }
+
+// outsideReason is the rejection of a patch adding dependencies.
+func outsideReason(outside []string) string {
+	if len(outside) == 1 {
+		return "patch adds dependency " + outside[0] + " not in the task's locked set"
+	}
+	return "patch adds dependencies " + strings.Join(outside, ", ") + " not in the task's locked set"
+}
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -156,6 +167,17 @@ func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.W
 	}
 	if reason != "" {
 		return reject(reason)
+	}
+	// Builds and tests run offline with the task's locked dependencies:
+	// a patch that names another one would fail to build there for a
+	// reason nobody would see, or, with a network, download the answer
+	// (the task's own published package under another name).
+	outside, err := deps.Outside(pristine, repo)
+	if err != nil {
+		return res, "", fmt.Errorf("locked dependencies: %w", err)
+	}
+	if len(outside) > 0 {
+		return reject(outsideReason(outside))
 	}
 	res.Outcome, res.Method, res.RestoredTestFiles = schemas.ApplyApplied, method, restored
 	return res, repo, nil

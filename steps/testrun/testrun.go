@@ -34,6 +34,11 @@ const Kind = "test"
 const (
 	InputSource    = "source"    // the tree to test: a tree result named "source"
 	InputToolchain = "toolchain" // the toolchain step of the platform (its fingerprint is the key's)
+	// InputDeps is the deps step's skeleton (a tree result named "lock"):
+	// the lock files the fetch downloads from, the task's in an
+	// evaluation, never the patch's. Without it (a step made by hand) the
+	// tested tree's own lock files are fetched.
+	InputDeps = "deps"
 )
 
 // RunVar is the environment variable that tells a test suite which of the
@@ -114,7 +119,13 @@ func (kind) Name() string { return Kind }
 // Version 7: a Go coverprofile is stored sorted (coverage.CanonicalProfile):
 // multi-package profiles came in package completion order, so a rerun of a
 // hit could store other bytes.
-func (kind) Version() string { return "7" }
+//
+// Version 8: hermetic runs: the locked dependencies are fetched first, with
+// the network, by a command of osbench's (fetch.go); the build and test
+// commands run offline (toolenv.Offline: Go through the module cache alone,
+// GOMODCACHE read-only; cargo offline, with the .cargo/config program keys
+// overridden) and without the network.
+func (kind) Version() string { return "8" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -145,9 +156,22 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	logw, err := rc.SideWriter("test.log")
+	if err != nil {
+		return err
+	}
+	if err := fetch(ctx, rc, ex, fetchRun{
+		language: cfg.Language, repo: repo, env: env, writable: writable,
+		user: cfg.User, timeout: timeout, log: logw,
+	}); err != nil {
+		logw.Close()
+		return err
+	}
+	env, writable, readOnly := toolenv.Offline(env, writable, cfg.Language)
 	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
+		logw.Close()
 		return err
 	}
 	// The run number (1 unless flaky_runs repeats the suite) is visible to
@@ -160,6 +184,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if cfg.Language == "go" && runtime.GOOS != "windows" {
 		launcher, dirs, err := goLauncher(rc.WorkDir)
 		if err != nil {
+			logw.Close()
 			return err
 		}
 		goRecords = dirs.Records
@@ -169,10 +194,6 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		writable = append(writable, dirs.Records, dirs.Bin)
 	}
 
-	logw, err := rc.SideWriter("test.log")
-	if err != nil {
-		return err
-	}
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
 	run := func(c Command, out io.Writer, quiet ...bool) (executors.Result, error) {
@@ -196,7 +217,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: stdoutW, Stderr: logR, Timeout: timeout, User: cfg.User,
-			WorkDir: rc.WorkDir, WritableDirs: writable,
+			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly,
 		})
 		if ferr := errors.Join(logR.flush(), outR.flush()); ferr != nil && err == nil {
 			err = ferr

@@ -85,6 +85,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: []string{"go", "version"}, Env: env, Stdout: &out, Stderr: &errb,
 		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
+		// The go command downloads the pinned toolchain (a module of
+		// the proxy, checked against the checksum database); it runs no
+		// code of a repository.
+		Network: true,
 	})
 	if err != nil {
 		return err
