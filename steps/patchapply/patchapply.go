@@ -61,7 +61,8 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
+func (kind) Name() string { return Kind }
+
 // Version 2: a patch that adds a dependency outside the task's locked set
 // is rejected (deps.Outside).
 func (kind) Version() string { return "2" }
