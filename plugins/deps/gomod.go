@@ -19,7 +19,7 @@ func readGoMod(dir string) (*goMod, error) {
 	if err != nil || b == nil {
 		return nil, err
 	}
-	f, err := modfile.ParseLax("go.mod", b, nil)
+	f, err := modfile.Parse("go.mod", b, nil)
 	if err != nil {
 		return nil, fmt.Errorf("go.mod: %w", err)
 	}

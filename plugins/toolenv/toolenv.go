@@ -94,7 +94,9 @@ func Env(stateDir StateDir, workDir, language, version, platform string) (env, w
 //
 // Rust: CARGO_NET_OFFLINE, which beats any .cargo/config, and the program
 // keys of a .cargo/config overridden by variables, which beat config files
-// too: no rustc wrapper, rustc and rustdoc from PATH. CARGO_HOME stays
+// too: no rustc wrapper (an empty RUSTC_WRAPPER disables a configured
+// one), rustc and rustdoc from PATH, the host's linker. Test runners are
+// the executor's (its test sandbox) and the preset's. CARGO_HOME stays
 // writable: cargo takes its package-cache lock there even offline, and a
 // copy-on-write view for each command is the executor's to give.
 func Offline(env, writable []string, language string) (offEnv, offWritable, readOnly []string) {
@@ -121,6 +123,10 @@ func Offline(env, writable []string, language string) (offEnv, offWritable, read
 			{"RUSTC_WORKSPACE_WRAPPER", ""},
 			{"RUSTC", "rustc"},
 			{"RUSTDOC", "rustdoc"},
+			// The host's linker (build scripts and proc macros link
+			// for it on every platform) is cargo's default; another
+			// target's is the preset's, set in the platform's env.
+			{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER", "cc"},
 		} {
 			env = set(env, kv[0], kv[1])
 		}
