@@ -337,7 +337,15 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 		if err := deps.WriteSkeleton(cfg.Language, dir, lock); err != nil {
 			return false, "", fmt.Errorf("build check: lock files: %w", err)
 		}
-		if _, err := deps.Fetch(ctx, ex, cfg.Language, lock, executors.Cmd{
+		fetchEx := ex
+		if cfg.Executor == executors.WineName {
+			// The fetch is the host's go or cargo either way; Wine
+			// would only cost a prefix.
+			if fetchEx, err = toolenv.Executor(rc.StateDir, executors.LocalName); err != nil {
+				return false, "", err
+			}
+		}
+		if _, err := deps.Fetch(ctx, fetchEx, cfg.Language, lock, executors.Cmd{
 			Env: env, Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
 		}, io.Discard); err != nil {
 			return false, "", fmt.Errorf("build check: %w", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/toolenv"
 )
 
 // fetchRun is what the fetch of a run's locked dependencies needs.
@@ -79,4 +80,14 @@ func hasInput(rc *engine.RunContext, name string) bool {
 		}
 	}
 	return false
+}
+
+// fetchExecutor is the executor the fetch runs with: the step's, except
+// under Wine, where the fetch is the host's go or cargo all the same and a
+// Wine prefix would only cost time.
+func fetchExecutor(rc *engine.RunContext, ex executors.Executor, name string) (executors.Executor, error) {
+	if name != executors.WineName {
+		return ex, nil
+	}
+	return toolenv.Executor(rc.StateDir, executors.LocalName)
 }

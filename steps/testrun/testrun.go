@@ -160,7 +160,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	if err := fetch(ctx, rc, ex, fetchRun{
+	fetchEx, err := fetchExecutor(rc, ex, cfg.Executor)
+	if err != nil {
+		logw.Close()
+		return err
+	}
+	if err := fetch(ctx, rc, fetchEx, fetchRun{
 		language: cfg.Language, repo: repo, env: env, writable: writable,
 		user: cfg.User, timeout: timeout, log: logw,
 	}); err != nil {
