@@ -75,6 +75,14 @@ func TestEvalDependencyOutsideLockedSet(t *testing.T) {
 	if g := readSummary(t, evalOut)["gold"]; g.Total != len(ids) || g.Resolved != len(ids) {
 		t.Errorf("gold: %d of %d resolved; want all", g.Resolved, g.Total)
 	}
+	// The evaluation's runs are keyed by the task's lock files (its own
+	// deps step), the build's by the repository's: the same skeleton, so
+	// the gold runs are the build's gold re-runs, and nothing is tested.
+	for _, id := range r.ran {
+		if strings.HasSuffix(id, "/test") {
+			t.Errorf("eval ran test step %s: the gold runs must be served from the build, and a rejected patch runs nothing", id)
+		}
+	}
 	for i, c := range cases {
 		rep := readReport(t, evalOut, "outside"+string(rune('a'+i)), c.id)
 		if rep.Outcome != schemas.OutcomePatchRejected || rep.Apply.Reason != c.want || rep.StageI.Ran {
