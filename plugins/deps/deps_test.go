@@ -240,3 +240,18 @@ func TestSkeletonHoldsNoCode(t *testing.T) {
 		t.Errorf("Go fetch without go.mod = %v (the toolchain must still be fetched)", argv)
 	}
 }
+
+func TestClearCargoHome(t *testing.T) {
+	home := writeTree(t, map[string]string{"config.toml": "[build]\njobs = 0\n", "credentials": "x", "registry/cache/a.crate": "crate"})
+	if err := clearCargoHome([]string{"PATH=/bin", "CARGO_HOME=" + home}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"config.toml", "credentials"} {
+		if _, err := os.Stat(filepath.Join(home, name)); err == nil {
+			t.Errorf("%s left in the cargo home", name)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "registry/cache/a.crate")); err != nil {
+		t.Errorf("the download cache went too: %v", err)
+	}
+}

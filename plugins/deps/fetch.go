@@ -24,6 +24,11 @@ func Fetch(ctx context.Context, ex executors.Executor, language, dir string, cmd
 	if argv == nil {
 		return nil, nil
 	}
+	if language == Rust {
+		if err := clearCargoHome(cmd.Env); err != nil {
+			return nil, err
+		}
+	}
 	tail := &tailBuffer{max: 2048}
 	out := io.MultiWriter(log, tail)
 	fmt.Fprintf(log, "$ %s\n", strings.Join(argv, " "))
@@ -90,3 +95,29 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 }
 
 func (t *tailBuffer) String() string { return string(t.b) }
+
+// cargoHomeConfigs are the files of a cargo home cargo reads for every
+// command: osbench writes none of them, so any there was written by a
+// build script of an earlier run (CARGO_HOME is writable for the cargo
+// commands that run them) to steer this fetch ([source] replacement) or
+// the builds after it (build.jobs = 0, a rustc wrapper).
+var cargoHomeConfigs = []string{"config", "config.toml", "credentials", "credentials.toml"}
+
+// clearCargoHome removes cargoHomeConfigs from the CARGO_HOME of env.
+func clearCargoHome(env []string) error {
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "CARGO_HOME="); ok {
+			home = v
+		}
+	}
+	if home == "" {
+		return nil
+	}
+	for _, name := range cargoHomeConfigs {
+		if err := os.Remove(filepath.Join(home, name)); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("cargo home: %w", err)
+		}
+	}
+	return nil
+}
