@@ -18,6 +18,10 @@ func TestSkipArgs(t *testing.T) {
 		{"go", []string{"TestA"}, []string{"-skip", "^TestA$"}},
 		{"go", []string{"TestA", "Test.B", "Test(C)"}, []string{"-skip", `^TestA$|^Test\.B$|^Test\(C\)$`}},
 		{"go", []string{"TestA", "TestB/sub_one", "TestC/x/y"}, []string{"-skip", `^TestA$|^TestB$/^sub_one$|^TestC$/^x$/^y$`}},
+		// A whole test after entries of its subtests still skips it
+		// whole: shallower alternatives first (go test takes the first
+		// that matches, and a deeper one matches a test only partly).
+		{"go", []string{"TestA/x", "TestB/y/z", "TestA", "TestB/y"}, []string{"-skip", `^TestA$|^TestA$/^x$|^TestB$/^y$|^TestB$/^y$/^z$`}},
 		{"ctest", []string{"path_test", "a+b"}, []string{"-E", `^(path_test|a\+b)$`}},
 		{"libtest", []string{"tests::a", "doc test"}, []string{"--skip", "tests::a", "--skip", "doc test"}},
 		// Globs: '*' any run, '?' one character; everything else literal.

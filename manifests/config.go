@@ -22,12 +22,15 @@ type Set struct {
 // Repository is one `repository "NAME"` block after presets were applied and
 // every expression evaluated.
 type Repository struct {
-	Name      string
-	Preset    string // "" when none
-	Language  string // from the preset ("go", "c", "rust", "csharp"), or the manifest
-	Source    Source
-	Migrate   []Direction
-	FlakyRuns int // default 3
+	Name     string
+	Preset   string // "" when none
+	Language string // from the preset ("go", "c", "rust", "csharp"), or the manifest
+	Source   Source
+	// ExtraSources are further pinned trees placed inside Source's
+	// (extra_source blocks), sorted by At; not task code.
+	ExtraSources []ExtraSource
+	Migrate      []Direction
+	FlakyRuns    int // default 3
 	// Split is how many tasks each migration direction's verified regions
 	// are divided into (default 1: one task per direction), by feature
 	// group, then directory and file, never dividing a function
@@ -77,7 +80,12 @@ type Platform struct {
 	// (steps/testrun redacts them from the output it keeps).
 	SecretEnv []string
 	Build     *Command // nil when there is no separate build command
-	Test      Test
+	// BuildTimeout bounds the build command alone (build.timeout); 0: the
+	// run's timeout bounds it, as it bounds the test command. A build is
+	// not a test: under load it can take longer than a masked or patched
+	// tree's eval_timeout allows a hung test.
+	BuildTimeout time.Duration
+	Test         Test
 	// Coverage is nil when the platform collects none.
 	Coverage *Coverage
 }

@@ -65,6 +65,7 @@ var repositorySchema = &hcl.BodySchema{
 	Attributes: append([]hcl.AttributeSchema{{Name: "preset"}, {Name: "migrate"}}, settingsAttributes...),
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "source"},
+		{Type: "extra_source", LabelNames: []string{"name"}},
 		{Type: "platform", LabelNames: []string{"name"}},
 	},
 }
@@ -80,7 +81,7 @@ var platformSchema = &hcl.BodySchema{
 }
 
 var buildSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "command"}, {Name: "shell"}, {Name: "dir"}},
+	Attributes: []hcl.AttributeSchema{{Name: "command"}, {Name: "shell"}, {Name: "dir"}, {Name: "timeout"}},
 }
 
 var testSchema = &hcl.BodySchema{
@@ -119,6 +120,7 @@ type repositoryBlock struct {
 	Name     string
 	Preset   *setting[string]
 	Source   *sourceBlock
+	Extras   []*extraSourceBlock
 	Migrate  *setting[[]Direction]
 	Settings settings
 
@@ -154,6 +156,7 @@ type buildBlock struct {
 	Command   *lateCommand
 	Shell     *setting[string]
 	Dir       *setting[string]
+	Timeout   *setting[duration]
 	DeclRange hcl.Range
 }
 
@@ -223,6 +226,14 @@ func decodeRepositoryBlock(block *hcl.Block, sc *scope) (*repositoryBlock, hcl.D
 		var sourceDiags hcl.Diagnostics
 		r.Source, sourceDiags = decodeSourceBlock(source, sc)
 		diags = append(diags, sourceDiags...)
+	}
+
+	for _, block := range content.Blocks {
+		if block.Type == "extra_source" {
+			e, d := decodeExtraSourceBlock(block, sc)
+			r.Extras = append(r.Extras, e)
+			diags = append(diags, d...)
+		}
 	}
 
 	var settingsDiags hcl.Diagnostics
@@ -384,6 +395,8 @@ func decodeBuildBlock(block *hcl.Block, sc *scope) (*buildBlock, hcl.Diagnostics
 	content, diags := block.Body.Content(buildSchema)
 	var d hcl.Diagnostics
 	b.Command, b.Shell, b.Dir, d = decodeCommandAttributes(content, sc)
+	diags = append(diags, d...)
+	b.Timeout, d = decodeAttr(content.Attributes["timeout"], sc.ctx, asDuration)
 	return b, append(diags, d...)
 }
 

@@ -85,6 +85,7 @@ func mergeBuild(base, top *buildBlock) *buildBlock {
 		Command:   pick(base.Command, top.Command),
 		Shell:     pick(base.Shell, top.Shell),
 		Dir:       pick(base.Dir, top.Dir),
+		Timeout:   pick(base.Timeout, top.Timeout),
 		DeclRange: top.DeclRange,
 	}
 }

@@ -112,6 +112,7 @@ func resolveRepository(rb *repositoryBlock, presetName string, preset settings, 
 	use(r, "env", merged.Env)
 	use(r, "secret_env", merged.SecretEnv)
 	r.resolveSource(rb.Source, rb.scope)
+	r.resolveExtraSources(rb.Extras, rb.scope)
 
 	platforms := append([]*platformBlock(nil), merged.Platforms...)
 	sort.Slice(platforms, func(i, j int) bool { return platforms[i].Name < platforms[j].Name })
@@ -181,6 +182,8 @@ func (r *resolver) resolvePlatform(repoName string, p *platformBlock, repo setti
 	}
 	if p.Build != nil {
 		out.Build = r.resolveBuild(prefix+"build.", p.Build, in)
+		timeout, _ := use(r, prefix+"build.timeout", p.Build.Timeout)
+		out.BuildTimeout = timeout.Value
 	}
 	return out
 }
@@ -300,13 +303,21 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs, ex
 	out.EvalTimeout, out.EvalArgv = out.Timeout, out.Argv
 	evalTimeout, ok := use(r, prefix+"eval_timeout", t.EvalTimeout)
 	if ok && out.Timeout > 0 && evalTimeout.Value > out.Timeout {
-		// Written beside the timeout it exceeds, it is a mistake; a
-		// preset's default above a manifest's shorter timeout just yields
-		// to it, so a short timeout needs no eval_timeout of its own.
-		if t.Timeout != nil && t.EvalTimeout.Range.Filename == t.Timeout.Range.Filename {
+		// Written beside the timeout it exceeds, or in the manifest above
+		// its preset's timeout, it is a mistake: it would be dropped (issue
+		// 22: a manifest's eval_timeout above the preset's timeout was
+		// silently ignored). A preset's default above a manifest's
+		// shorter timeout just yields to it, so a short timeout needs no
+		// eval_timeout of its own.
+		sameFile := t.Timeout != nil && t.EvalTimeout.Range.Filename == t.Timeout.Range.Filename
+		if sameFile || t.EvalTimeout.Range.Filename == r.repo.File {
+			from := ""
+			if !sameFile && t.Timeout != nil {
+				from = fmt.Sprintf(", set at %s:%d", t.Timeout.Range.Filename, t.Timeout.Range.Start.Line)
+			}
 			r.fail(errorAt(t.EvalTimeout.Range, "Invalid eval_timeout", fmt.Sprintf(
-				"eval_timeout (%s) is longer than timeout (%s): the runs of masked and patched trees would wait longer for a hung test than the complete runs do.",
-				evalTimeout.Text, in.Timeout)))
+				"eval_timeout (%s) is longer than timeout (%s%s): it would be dropped, and the runs of masked and patched trees would wait as long for a hung test as the complete runs do. Shorten eval_timeout, or raise timeout beside it.",
+				evalTimeout.Text, in.Timeout, from)))
 		}
 		ok = false
 	}

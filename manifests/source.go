@@ -146,8 +146,16 @@ func rangeOfSetting[T any](s *setting[T]) *hcl.Range {
 }
 
 func decodeSourceBlock(block *hcl.Block, sc *scope) (*sourceBlock, hcl.Diagnostics) {
-	s := &sourceBlock{DeclRange: block.DefRange}
 	content, diags := block.Body.Content(sourceSchema)
+	s, d := decodeSourceContent(content, block.DefRange, sc)
+	return s, append(diags, d...)
+}
+
+// decodeSourceContent decodes a source's attributes from content already
+// checked against a schema that holds sourceSchema's attributes.
+func decodeSourceContent(content *hcl.BodyContent, declRange hcl.Range, sc *scope) (*sourceBlock, hcl.Diagnostics) {
+	s := &sourceBlock{DeclRange: declRange}
+	var diags hcl.Diagnostics
 	decode := func(target **setting[string], name string, convert converter[string]) {
 		var d hcl.Diagnostics
 		*target, d = decodeAttr(content.Attributes[name], sc.ctx, convert)
@@ -247,26 +255,31 @@ func (r *resolver) resolveSource(s *sourceBlock, sc *scope) {
 		return
 	}
 	r.repo.Ranges["source"] = s.DeclRange
-	src := &r.repo.Source
-	if p, ok := use(r, "source.path", s.Path); ok {
+	r.fillSource(&r.repo.Source, "source.", s, sc)
+}
+
+// fillSource sets src from a decoded block, recording each attribute's
+// range under prefix+name.
+func (r *resolver) fillSource(src *Source, prefix string, s *sourceBlock, sc *scope) {
+	if p, ok := use(r, prefix+"path", s.Path); ok {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(sc.dir, p)
 		}
 		src.Path = filepath.Clean(p)
 	}
-	src.Git, _ = use(r, "source.git", s.Git)
-	src.Commit, _ = use(r, "source.commit", s.Commit)
-	src.GoModule, _ = use(r, "source.go_module", s.GoModule)
-	src.Sum, _ = use(r, "source.sum", s.Sum)
-	src.Crate, _ = use(r, "source.crate", s.Crate)
-	src.Debian, _ = use(r, "source.debian", s.Debian)
-	src.Packaging, _ = use(r, "source.packaging", s.Packaging)
-	src.Suite, _ = use(r, "source.suite", s.Suite)
+	src.Git, _ = use(r, prefix+"git", s.Git)
+	src.Commit, _ = use(r, prefix+"commit", s.Commit)
+	src.GoModule, _ = use(r, prefix+"go_module", s.GoModule)
+	src.Sum, _ = use(r, prefix+"sum", s.Sum)
+	src.Crate, _ = use(r, prefix+"crate", s.Crate)
+	src.Debian, _ = use(r, prefix+"debian", s.Debian)
+	src.Packaging, _ = use(r, prefix+"packaging", s.Packaging)
+	src.Suite, _ = use(r, prefix+"suite", s.Suite)
 	if src.Debian != "" && src.Suite == "" {
 		src.Suite = DefaultDebianSuite
 	}
-	src.Archive, _ = use(r, "source.archive", s.Archive)
-	src.SHA256, _ = use(r, "source.sha256", s.SHA256)
+	src.Archive, _ = use(r, prefix+"archive", s.Archive)
+	src.SHA256, _ = use(r, prefix+"sha256", s.SHA256)
 }
 
 var (

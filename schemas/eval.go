@@ -34,6 +34,10 @@ type ApplyResult struct {
 	// task's state before the tests ran (the evaluation never runs an
 	// agent's edited tests), sorted.
 	RestoredTestFiles []string `json:"restored_test_files"`
+	// RestoredTestCode are the test items inside source files the patch
+	// changed, added or removed, put back to the task's state
+	// ("src/lib.rs: mod tests"), sorted; absent when none.
+	RestoredTestCode []string `json:"restored_test_code,omitempty"`
 }
 
 // ApplyResult.Outcome for a patch that applied, and for one whose apply

@@ -31,4 +31,15 @@ type Provenance struct {
 	// digest: a crate that ships no Cargo.lock gets one generated once and
 	// kept, so its dependencies resolve the same way on every rebuild.
 	Generated map[string]string `json:"generated,omitempty"`
+	// Extras are the trees of extra_source blocks placed inside this one,
+	// each with where it came from; they are part of Tree.
+	Extras []ExtraProvenance `json:"extras,omitempty"`
+}
+
+// ExtraProvenance is one extra_source tree: its name, where it was placed
+// (repository-relative) and its own provenance.
+type ExtraProvenance struct {
+	Name       string     `json:"name"`
+	At         string     `json:"at"`
+	Provenance Provenance `json:"provenance"`
 }

@@ -55,6 +55,11 @@ type TestResults struct {
 	// Definitions are the run's test definitions, nil when its runner has
 	// no listing osbench reads.
 	Definitions *TestDefinitions `json:"definitions,omitempty"`
+	// ChangedTestFiles are the test sources of the repository (files a
+	// language names as tests: x_test.go, x_test.c) the run changed, added or
+	// removed, sorted: a test program may not rewrite the tests the runner
+	// compiles after it. Absent when none.
+	ChangedTestFiles []string `json:"changed_test_files,omitempty"`
 }
 
 // FileCoverage is the coverage of one source file. A file that appears here

@@ -88,6 +88,10 @@ type TestEnvironment struct {
 	// Report is the file the parser reads instead of the test command's
 	// output (slash-separated, relative to the repository root).
 	Report string `json:"report,omitempty"`
+
+	// BuildTimeout bounds the build alone (Go duration); "": Timeout
+	// bounds it, as it bounds the tests.
+	BuildTimeout string `json:"build_timeout,omitempty"`
 }
 
 // RegexParser is a manifest-declared line parser for the "regex" parser.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -125,7 +126,18 @@ func TestEvalForgingPatches(t *testing.T) {
 	type forger struct {
 		id      string
 		patch   string
-		defence string // "evidence" or "definitions"
+		defence string // "evidence", "definitions", "restored" or "test sources"
+	}
+	// model is the prediction's model: one model per task and defence, so
+	// two forgers of one task are two models.
+	model := func(f forger) string {
+		switch f.defence {
+		case "restored":
+			return "forger-unittests"
+		case "test sources":
+			return "forger-rewrite"
+		}
+		return "forger"
 	}
 	var forgers []forger
 	// Go, Linux target: plain "--- PASS" lines.
@@ -148,6 +160,40 @@ func TestEvalForgingPatches(t *testing.T) {
 	forgers = append(forgers, forger{rust.ID, agentPatch(t, repo(rust.ID), func(dir string) {
 		appendTo(dir, "src/lib.rs", rustForge(rust.all()))
 	}), "evidence"})
+	// Rust, on Linux and under Wine: every in-source unit test (a
+	// #[cfg(test)] module of src/, not a test file) kept by name with an
+	// empty body, so the masked code is never asserted on.
+	for _, id := range []string{"rsplat__windows-to-linux", "rsplat__linux-to-windows"} {
+		task := readExampleTask(t, tasks, id)
+		forgers = append(forgers, forger{task.ID, agentPatch(t, repo(task.ID), func(dir string) {
+			emptied := 0
+			for _, file := range []string{"src/attrs.rs", "src/paths.rs", "src/units.rs"} {
+				b, err := os.ReadFile(filepath.Join(dir, file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if text, ok := emptyUnitTests(string(b)); ok {
+					write(dir, file, text)
+					emptied++
+				}
+			}
+			if emptied == 0 {
+				t.Fatalf("%s: no #[cfg(test)] module to empty", id)
+			}
+		}), "restored"})
+	}
+	// Go, Linux target: the root package's test binary rewrites the test
+	// file of the config package, which go test may compile after it ran
+	// (a TestForged added to config_test.go) — whether or not it wins the
+	// race, the run changed the task's test sources.
+	rewrite := readExampleTask(t, tasks, "lineend__windows-to-linux")
+	forgers = append(forgers, forger{rewrite.ID, agentPatch(t, repo(rewrite.ID), func(dir string) {
+		write(dir, "rewrite.go", "package lineend\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\n"+
+			"func init() {\n\tfor _, arg := range os.Args {\n\t\tif strings.HasPrefix(arg, \"-test.\") {\n"+
+			"\t\t\tf, err := os.OpenFile(\"config/config_test.go\", os.O_APPEND|os.O_WRONLY, 0)\n"+
+			"\t\t\tif err == nil {\n\t\t\t\tf.WriteString(\"\\nfunc TestForged(t *testing.T) {}\\n\")\n\t\t\t\tf.Close()\n\t\t\t}\n"+
+			"\t\t\treturn\n\t\t}\n\t}\n}\n")
+	}), "test sources"})
 	// CMake: every test runs `true`.
 	cmake := readExampleTask(t, tasks, "cppenc__windows-to-linux")
 	forgers = append(forgers, forger{cmake.ID, agentPatch(t, repo(cmake.ID), func(dir string) {
@@ -165,7 +211,7 @@ func TestEvalForgingPatches(t *testing.T) {
 
 	var preds [][3]string
 	for _, f := range forgers {
-		preds = append(preds, [3]string{f.id, "forger", f.patch})
+		preds = append(preds, [3]string{f.id, model(f), f.patch})
 	}
 	predFile := filepath.Join(t.TempDir(), "forgers.jsonl")
 	writePredictions(t, predFile, preds...)
@@ -185,7 +231,7 @@ func TestEvalForgingPatches(t *testing.T) {
 		}
 	}
 	for _, f := range forgers {
-		rep := readReport(t, evalOut, "forger", f.id)
+		rep := readReport(t, evalOut, model(f), f.id)
 		if rep.Outcome != schemas.OutcomeUnresolved || rep.Resolved {
 			t.Errorf("forger/%s: outcome %s, want unresolved; stage I %+v", f.id, rep.Outcome, rep.StageI)
 			continue
@@ -199,6 +245,29 @@ func TestEvalForgingPatches(t *testing.T) {
 			if !strings.Contains(rep.StageI.NotGraded, "test definitions differ") {
 				t.Errorf("forger/%s: stage I not_graded %q, want the test definitions named", f.id, rep.StageI.NotGraded)
 			}
+		case "test sources":
+			if !strings.Contains(rep.StageI.NotGraded, "changed the task's test sources (config/config_test.go)") {
+				t.Errorf("forger/%s: stage I not_graded %q, want the rewritten test file named", f.id, rep.StageI.NotGraded)
+			}
+			continue
+		case "restored":
+			// The unit tests are the task's again: the report lists them,
+			// and the required ones among them fail on the masked code as
+			// they did in the task's masked run.
+			if len(rep.Apply.RestoredTestCode) == 0 {
+				t.Errorf("forger/%s: no in-source test code restored: %+v", f.id, rep.Apply)
+			}
+			task := readExampleTask(t, tasks, f.id)
+			failing := map[string]bool{}
+			for _, id := range task.FailToPass {
+				failing[id] = true
+			}
+			for _, lt := range rep.StageI.Tests {
+				if failing[lt.ID] && lt.Status.Passes() {
+					t.Errorf("forger/%s: FAIL_TO_PASS %s passes with its body emptied", f.id, lt.ID)
+				}
+			}
+			continue // the scan has no rule for an emptied test: nothing to flag
 		case "evidence":
 			// Every required test the forger printed as passing is an
 			// error the evidence explains; none passes. Doctests are the
@@ -218,6 +287,23 @@ func TestEvalForgingPatches(t *testing.T) {
 			t.Errorf("forger/%s: not tamper-suspected", f.id)
 		}
 	}
+}
+
+// emptyUnitTests replaces the #[cfg(test)] module that ends a Rust file
+// with one holding the same #[test] functions with empty bodies.
+func emptyUnitTests(src string) (string, bool) {
+	const head = "#[cfg(test)]\nmod tests {"
+	at := strings.Index(src, head)
+	if at < 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(src[:at] + head + "\n")
+	for _, m := range regexp.MustCompile(`#\[test\]\s*fn (\w+)\(`).FindAllStringSubmatch(src[at:], -1) {
+		fmt.Fprintf(&b, "    #[test]\n    fn %s() {}\n", m[1])
+	}
+	b.WriteString("}\n")
+	return b.String(), true
 }
 
 // hasEvidenceReason reports whether a stage holds a required test whose

@@ -196,6 +196,8 @@ preset "c-autotools" {
 
     build {
       command = concat(["bash", "-eo", "pipefail", "-c", local.autotools_build, "c-autotools-build", param.source_dir, "", ""], param.configure_options)
+      # The build's own bound (see c-cmake).
+      timeout = "30m"
     }
 
     test {
@@ -221,6 +223,8 @@ preset "c-autotools" {
 
     build {
       command = concat(["bash", "-eo", "pipefail", "-c", local.autotools_build, "c-autotools-build", param.source_dir, "x86_64-w64-mingw32", "-static"], param.configure_options)
+      # The build's own bound (see c-cmake).
+      timeout = "30m"
     }
 
     test {

@@ -56,6 +56,7 @@ type Facts interface {
 // "<repository>/<platform>/<kind>".
 func checkoutID(repo string) string                 { return repo + "/checkout" }
 func depsID(repo string) string                     { return repo + "/" + depset.Kind }
+func extraCheckoutID(repo, name string) string      { return repo + "/checkout/" + name }
 func platformID(repo, platform, kind string) string { return repo + "/" + platform + "/" + kind }
 
 // Compile builds the steps of every repository in set.
@@ -91,21 +92,29 @@ type compiler struct {
 
 func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*engine.Step, error) {
 	src := func(path string) string { return rangeString(r.Ranges, path) }
-	co := &engine.Step{ID: checkoutID(r.Name), Kind: checkout.Kind, Group: r.Name}
-	switch r.Source.Kind() {
-	case "path":
-		tree, err := checkout.HashLocal(r.Source.Path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: repository %q: source path: %v", src("source.path"), r.Name, err)
-		}
-		co.Config = engine.Fields(checkout.Config{Tree: tree}, func(string) string { return src("source.path") })
-		co.Local = map[string]string{checkout.LocalPath: r.Source.Path}
-	case "":
-		return nil, fmt.Errorf("%s: repository %q has no source", rangeOf(r.DeclRange), r.Name)
-	default:
-		co.Config = sourceFields(r)
+	co, err := checkoutStep(r, checkoutID(r.Name), r.Source, "source.")
+	if err != nil {
+		return nil, err
 	}
 	steps := []*engine.Step{co}
+	for _, e := range r.ExtraSources {
+		extra, err := checkoutStep(r, extraCheckoutID(r.Name, e.Name), e.Source, "extra_source."+e.Name+".")
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, extra)
+		co.Inputs = append(co.Inputs, engine.Input{Name: checkout.ExtraInput(e.Name), Step: extra.ID, Result: checkout.ResultSource})
+		co.Inputs = append(co.Inputs, engine.Input{Name: checkout.ExtraProvenanceInput(e.Name), Step: extra.ID, Result: checkout.ResultProvenance})
+	}
+	if len(r.ExtraSources) > 0 {
+		extras := make([]checkout.Extra, 0, len(r.ExtraSources))
+		for _, e := range r.ExtraSources {
+			extras = append(extras, checkout.Extra{Name: e.Name, At: e.At})
+		}
+		co.Config = append(co.Config, engine.Fields(struct {
+			Extras []checkout.Extra `json:"extras"`
+		}{extras}, func(string) string { return src("extra_source." + r.ExtraSources[0].Name) })...)
+	}
 	if deps.Locks(r.Language) {
 		steps = append(steps, depsStep(depsID(r.Name), checkoutID(r.Name), r.Name, r.Language, func(field string) string {
 			if field == "language" {
@@ -472,15 +481,35 @@ func rangeOf(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
+// checkoutStep is the checkout step of one source of r (its main source,
+// or an extra_source whose attributes' ranges are under prefix).
+func checkoutStep(r *manifests.Repository, id string, s manifests.Source, prefix string) (*engine.Step, error) {
+	at := func(field string) string { return rangeString(r.Ranges, prefix+field) }
+	co := &engine.Step{ID: id, Kind: checkout.Kind, Group: r.Name}
+	switch s.Kind() {
+	case "path":
+		tree, err := checkout.HashLocal(s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: repository %q: source path: %v", at("path"), r.Name, err)
+		}
+		co.Config = engine.Fields(checkout.Config{Tree: tree}, func(string) string { return at("path") })
+		co.Local = map[string]string{checkout.LocalPath: s.Path}
+	case "":
+		return nil, fmt.Errorf("%s: repository %q has no source", rangeOf(r.DeclRange), r.Name)
+	default:
+		co.Config = sourceFields(s, at)
+	}
+	return co, nil
+}
+
 // sourceFields is the checkout step's configuration for a pinned source:
 // every field the manifest wrote, each with its position, so a refused pin
 // names its line.
-func sourceFields(r *manifests.Repository) []engine.Field {
-	s := r.Source
+func sourceFields(s manifests.Source, at func(field string) string) []engine.Field {
 	return engine.Fields(checkout.Config{
 		Git: s.Git, Commit: s.Commit, GoModule: s.GoModule, Sum: s.Sum, Crate: s.Crate,
 		Debian: s.Debian, Packaging: s.Packaging, Suite: s.Suite, Archive: s.Archive, SHA256: s.SHA256,
-	}, func(field string) string { return rangeString(r.Ranges, "source."+field) })
+	}, at)
 }
 
 // depsStep is the locked dependency set of the tree a checkout gives: the

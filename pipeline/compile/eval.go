@@ -97,7 +97,7 @@ func (ev *Evaluation) ApplySteps(preds []EvalPrediction) ([]*engine.Step, error)
 		}
 		steps = append(steps, &engine.Step{
 			ID: p.ApplyID(), Kind: patchapply.Kind, Group: p.InstanceID,
-			Config: engine.Fields(patchapply.Config{InstanceID: p.InstanceID, Patch: string(p.PatchDigest)}, func(string) string { return p.Where }),
+			Config: engine.Fields(patchapply.Config{InstanceID: p.InstanceID, Patch: string(p.PatchDigest), Restore: notTaskCode(t)}, func(string) string { return p.Where }),
 			Inputs: []engine.Input{{Name: patchapply.InputSource, Step: taskCheckoutID(t.InstanceID)}},
 		}, &engine.Step{
 			ID: p.ScanID(), Kind: tamperscan.Kind, Group: p.InstanceID,
@@ -216,4 +216,14 @@ func ModelDir(model string) string {
 		s = "_" + s
 	}
 	return s
+}
+
+// notTaskCode are the directories of a task's tree that are not task code
+// (its extra_source trees): the apply step puts them back like test files.
+func notTaskCode(t *predictions.Task) []string {
+	var dirs []string
+	for _, e := range t.Upstream.Extras {
+		dirs = append(dirs, e.At)
+	}
+	return dirs
 }

@@ -65,7 +65,7 @@ func (c *compiler) direction(r *manifests.Repository, d manifests.Direction, tes
 	at := directionSource(r, platforms[d.Target])
 	dc := &engine.Step{
 		ID: dir + "/" + diffcov.Kind, Kind: diffcov.Kind, Group: r.Name,
-		Config: engine.Fields(diffcov.Config{Repository: r.Name, Source: d.Source, Target: d.Target}, at),
+		Config: engine.Fields(diffcov.Config{Repository: r.Name, Source: d.Source, Target: d.Target, Exclude: extraDirs(r)}, at),
 		Inputs: []engine.Input{
 			{Name: diffcov.InputSource, Step: checkoutID(r.Name)},
 			{Name: diffcov.InputTargetCoverage, Step: platformID(r.Name, d.Target, covimport.Kind)},
@@ -122,6 +122,11 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 		Masker: r.Masker, Language: r.Language,
 		Executor: target.Executor, User: target.User, Toolchain: target.Toolchain, Env: target.Env,
 		Check: buildCheck(r.Language, target),
+	}
+	if b := target.Build; b != nil && b.Shell == "" && len(b.Argv) > 0 && target.BuildTimeout > 0 {
+		// The check is the platform's build command (buildCheck): its
+		// bound too.
+		maskConfig.CheckTimeout = target.BuildTimeout.String()
 	}
 	if r.Masker == maskrepo.LMMasker {
 		maskConfig.LM, maskConfig.LMPrompt = r.LM, lm.MaskPromptVersion
@@ -303,6 +308,9 @@ func environment(p *manifests.Platform) schemas.TestEnvironment {
 	}
 	if p.Build != nil {
 		e.Build = &schemas.Command{Argv: nonNilList(p.Build.Argv), Shell: p.Build.Shell, Dir: p.Build.Dir}
+		if p.BuildTimeout > 0 {
+			e.BuildTimeout = p.BuildTimeout.String()
+		}
 	}
 	if re := p.Test.Regex; re != nil {
 		e.Regex = &schemas.RegexParser{Pattern: re.Pattern, Statuses: re.Statuses}
@@ -319,4 +327,14 @@ func groupRef(g *schemas.TaskGroup) *taskbuild.GroupRef {
 		return nil
 	}
 	return &taskbuild.GroupRef{Index: g.Index, Of: g.Of}
+}
+
+// extraDirs are the directories of r's extra_source trees, which are not
+// task code; nil when there are none, so other keys do not change.
+func extraDirs(r *manifests.Repository) []string {
+	var dirs []string
+	for _, e := range r.ExtraSources {
+		dirs = append(dirs, e.At)
+	}
+	return dirs
 }

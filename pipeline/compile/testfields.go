@@ -47,6 +47,7 @@ func testConfig(repository, platform, language string, e schemas.TestEnvironment
 	}
 	if b := e.Build; b != nil {
 		cfg.Build = &testrun.Command{Argv: nonNilList(b.Argv), Shell: b.Shell, Dir: b.Dir}
+		cfg.BuildTimeout = e.BuildTimeout
 	}
 	return cfg
 }

@@ -2,48 +2,71 @@ package initmanifest
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
-// The eval timeout init proposes is evalTimeoutFactor times the first run,
-// rounded up to a whole minute, at least minEvalTimeout and at most the
-// platform's timeout: room for a loaded machine, while a hung placeholder
-// or agent patch still costs minutes rather than the complete runs' limit.
-// The floor also keeps the proposal the same for runs that take a few
-// seconds more or less, so init's manifest does not change with the load.
-const (
-	evalTimeoutFactor = 3
-	minEvalTimeout    = 5 * time.Minute
-)
+// The eval timeout init proposes is the first rung of a fixed ladder at
+// or above evalTimeoutFactor times the first run: room for a loaded
+// machine, while a hung placeholder or agent patch still costs minutes
+// rather than the complete runs' limit. A ladder, not the measured time
+// rounded: a first run is slowed by a cold cache and by the load of the
+// moment, and a manifest should not change with them (issue 22), so the
+// proposal moves only when the suite's time changes by a rung.
+const evalTimeoutFactor = 3
+
+// timeoutLadder are the values init proposes, shortest first.
+var timeoutLadder = []time.Duration{5 * time.Minute, 10 * time.Minute, 20 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour}
+
+// ladderRung is the first rung at or above d, or the last.
+func ladderRung(d time.Duration) time.Duration {
+	for _, rung := range timeoutLadder {
+		if rung >= d {
+			return rung
+		}
+	}
+	return timeoutLadder[len(timeoutLadder)-1]
+}
 
 // ProposeEvalTimeouts proposes each platform's test.eval_timeout from how
-// long its first run took. The measured time only chooses the value written
+// long its first run took. The measured time only chooses the rung written
 // into the manifest, which the curator reviews; it never enters a key. A
 // platform whose run was served from the cache (no duration) or whose
-// proposal equals what the preset gives gets none.
+// proposal equals what the preset gives gets none. A rung above the
+// platform's timeout is not cut to it: an eval_timeout longer than the
+// timeout would be dropped, so the proposal raises the timeout to the same
+// rung and says so — a suite that needs it under evaluation needs it in
+// its complete runs as well.
 func ProposeEvalTimeouts(runs []PlatformRun) map[string]EvalTimeout {
 	out := map[string]EvalTimeout{}
 	for _, run := range runs {
 		if run.Took <= 0 {
 			continue
 		}
-		proposed := (evalTimeoutFactor*run.Took + time.Minute - 1).Truncate(time.Minute)
-		proposed = max(proposed, minEvalTimeout)
-		if run.Timeout > 0 {
-			proposed = min(proposed, run.Timeout)
-		}
-		if proposed == run.EvalTimeout {
+		proposed := ladderRung(evalTimeoutFactor * run.Took)
+		reason := fmt.Sprintf("eval_timeout: the first rung of %s at or above %d× the first run", ladderText(), evalTimeoutFactor)
+		et := EvalTimeout{Value: formatMinutes(proposed), Reason: reason}
+		if run.Timeout > 0 && proposed > run.Timeout {
+			et.Timeout = et.Value
+			et.Reason = fmt.Sprintf("timeout raised from %s to %s with eval_timeout, which cannot exceed it (%s)", formatMinutes(run.Timeout), et.Value, reason)
+		} else if proposed == run.EvalTimeout {
 			continue
 		}
-		out[run.Platform] = EvalTimeout{
-			Value:  formatMinutes(proposed),
-			Reason: fmt.Sprintf("eval_timeout: %d× the first run in whole minutes, at least %s", evalTimeoutFactor, formatMinutes(minEvalTimeout)),
-		}
+		out[run.Platform] = et
 	}
 	if len(out) == 0 {
 		return nil
 	}
 	return out
+}
+
+// ladderText is the ladder as a manifest comment writes it: "5m/10m/…".
+func ladderText() string {
+	rungs := make([]string, len(timeoutLadder))
+	for i, r := range timeoutLadder {
+		rungs[i] = formatMinutes(r)
+	}
+	return strings.Join(rungs, "/")
 }
 
 // formatMinutes writes a whole number of minutes the way manifests do

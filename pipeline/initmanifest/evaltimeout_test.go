@@ -2,6 +2,7 @@ package initmanifest
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -14,20 +15,29 @@ func TestProposeEvalTimeouts(t *testing.T) {
 	tests := []struct {
 		name string
 		runs []PlatformRun
-		want map[string]string // platform → value
+		want map[string]string // platform → value, and "timeout=" a raised timeout
 	}{
 		{"a fast suite gets the floor", []PlatformRun{run("linux", 4*time.Second)}, map[string]string{"linux": "5m"}},
-		{"three times, rounded up to a minute", []PlatformRun{run("windows", 121*time.Second)}, map[string]string{"windows": "7m"}},
-		{"never above the timeout", []PlatformRun{run("windows", 8*time.Minute)}, map[string]string{"windows": "20m"}},
+		{"the first rung at or above three times", []PlatformRun{run("windows", 4*time.Minute)}, map[string]string{"windows": "20m"}},
+		// A slower first run (a cold cache, a loaded machine) within the
+		// same rung proposes the same.
+		{"the same rung for a slower first run", []PlatformRun{run("windows", 6*time.Minute+30*time.Second)}, map[string]string{"windows": "20m"}},
+		{"above the timeout, the timeout is raised with it", []PlatformRun{run("windows", 8*time.Minute)}, map[string]string{"windows": "30m timeout=30m"}},
 		{"what the preset gives is not written", []PlatformRun{run("linux", 200*time.Second)}, nil},
 		{"no duration, no proposal", []PlatformRun{run("linux", 0)}, nil},
-		{"both platforms", []PlatformRun{run("linux", 10*time.Second), run("windows", 50*time.Minute)}, map[string]string{"linux": "5m", "windows": "20m"}},
+		{"both platforms", []PlatformRun{run("linux", 10*time.Second), run("windows", 50*time.Minute)}, map[string]string{"linux": "5m", "windows": "2h timeout=2h"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := map[string]string{}
 			for p, et := range ProposeEvalTimeouts(tt.runs) {
 				got[p] = et.Value
+				if et.Timeout != "" {
+					got[p] += " timeout=" + et.Timeout
+					if !strings.Contains(et.Reason, "timeout raised from 20m to "+et.Timeout) {
+						t.Errorf("%s: reason %q does not say the timeout is raised", p, et.Reason)
+					}
+				}
 				if et.Reason == "" {
 					t.Errorf("%s: no reason", p)
 				}

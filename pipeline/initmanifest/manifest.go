@@ -34,6 +34,9 @@ type Manifest struct {
 type EvalTimeout struct {
 	Value  string // a Go duration, e.g. "3m"
 	Reason string // one line, written as a comment
+	// Timeout, when set, raises the platform's timeout with it: the
+	// eval_timeout would exceed (and lose to) the preset's.
+	Timeout string
 }
 
 // Skip is one proposed skip entry and why.
@@ -86,6 +89,9 @@ func (m *Manifest) Text() []byte {
 		if et, ok := m.EvalTimeouts[p]; ok {
 			if et.Reason != "" {
 				test.AppendUnstructuredTokens(hclwrite.Tokens{comment(et.Reason)})
+			}
+			if et.Timeout != "" {
+				test.SetAttributeValue("timeout", cty.StringVal(et.Timeout))
 			}
 			test.SetAttributeValue("eval_timeout", cty.StringVal(et.Value))
 		}

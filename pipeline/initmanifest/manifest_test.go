@@ -47,6 +47,15 @@ func TestManifestText(t *testing.T) {
 			Migrate:      []string{"linux->windows"},
 			EvalTimeouts: map[string]EvalTimeout{"linux": {Value: "3m", Reason: "a shorter one, written by hand"}},
 		},
+	}, {
+		golden: "raised_timeout.hcl",
+		m: Manifest{
+			Name: "slow", Preset: "go",
+			Source:  Source{Kind: KindPath, Value: "../repos/pathsep"},
+			Migrate: []string{"linux->windows"},
+			EvalTimeouts: map[string]EvalTimeout{"windows": {Value: "30m", Timeout: "30m",
+				Reason: "timeout raised from 20m to 30m with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)"}},
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -35,6 +35,11 @@ type RunSummary struct {
 	Platform string
 	Tests    int
 	Statuses map[string]int
+	// Build is "" when the build passed (or there is none), else how it
+	// ended: "the build failed (exit 2)", "the build timed out"; Tail
+	// holds its last lines of output.
+	Build string
+	Tail  []string
 }
 
 // Direction is one migration direction's differential coverage.
@@ -109,7 +114,15 @@ func (r *Result) WriteSummary(w io.Writer) {
 	for _, p := range r.Problems {
 		fmt.Fprintln(w, "problem:", p)
 	}
+	var failed []string
+	for _, run := range r.First {
+		if run.Build != "" {
+			failed = append(failed, strings.TrimPrefix(run.Build, "the build ")+" on "+run.Platform)
+		}
+	}
 	switch {
+	case len(failed) > 0 && r.Manifest == nil:
+		fmt.Fprintf(w, "no manifest: the build %s; nothing written (fix the build: the preset's params, e.g. cmake_options; --force writes it anyway)\n", strings.Join(failed, ", "))
 	case !r.Worth && r.Manifest == nil:
 		fmt.Fprintln(w, "not worth a manifest: no direction has lines run on its target only and a test passing on its source; nothing written (--force writes it anyway)")
 	case !r.Worth:
@@ -121,7 +134,17 @@ func (r *Result) WriteSummary(w io.Writer) {
 func writeRuns(w io.Writer, runs []RunSummary) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range runs {
-		fmt.Fprintf(tw, "  %s\t%s: %s\n", r.Platform, count(r.Tests, "test"), statusCounts(r.Statuses))
+		switch {
+		case r.Build != "":
+			fmt.Fprintf(tw, "  %s\t%s: %s; its last lines:\n", r.Platform, count(r.Tests, "test"), r.Build)
+			for _, line := range r.Tail {
+				fmt.Fprintf(tw, "  \t  | %s\n", line)
+			}
+		case r.Tests == 0:
+			fmt.Fprintf(tw, "  %s\t0 tests: none — it built, and the suite reported no test (none for this platform, or switched off: see the preset's params)\n", r.Platform)
+		default:
+			fmt.Fprintf(tw, "  %s\t%s: %s\n", r.Platform, count(r.Tests, "test"), statusCounts(r.Statuses))
+		}
 	}
 	tw.Flush()
 }

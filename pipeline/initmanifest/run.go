@@ -87,6 +87,12 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 	if m.Preset, err = DetectPreset(tree); err != nil {
 		return nil, err
 	}
+	if src.Kind == KindDebian {
+		m.Name = upstreamName(m.Name, func(file string) []byte {
+			b, _ := co.TreeFile(checkout.ResultSource, file)
+			return b
+		})
+	}
 	if err := pin(&m.Source, co); err != nil {
 		return nil, err
 	}
@@ -325,7 +331,14 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		}
 		run := PlatformRun{Platform: p.Name, Tests: tr.Tests, SkipStyle: p.Test.SkipStyle,
 			Took: max(s.Duration, s.RunDuration), Timeout: p.Test.Timeout, EvalTimeout: p.Test.EvalTimeout}
+		if p.Build != nil {
+			// The line the test step echoes before the build's output.
+			run.buildCmd = "$ " + strings.Join(p.Build.Argv, " ")
+		}
 		run.Log, _ = a.Side("test.log") // a log trimmed from the cache only costs the reasons
+		if r.opts.Cache != nil {
+			run.Log = machinePaths(run.Log, r.opts.Cache.Dir())
+		}
 		l.runs = append(l.runs, run)
 	}
 	passes := map[string]int{} // platform → tests passing there
@@ -392,7 +405,8 @@ func (l *look) summary() []RunSummary {
 		for _, t := range run.Tests {
 			counts[string(t.Status)]++
 		}
-		out = append(out, RunSummary{Platform: run.Platform, Tests: len(run.Tests), Statuses: counts})
+		build, tail := buildOutcome(run.Log, run.buildCmd)
+		out = append(out, RunSummary{Platform: run.Platform, Tests: len(run.Tests), Statuses: counts, Build: build, Tail: tail})
 	}
 	return out
 }

@@ -24,6 +24,8 @@ type PlatformRun struct {
 	// run that made it), so init served from the cache writes the same
 	// manifest; Timeout and EvalTimeout are the platform's as resolved.
 	Took, Timeout, EvalTimeout time.Duration
+	// buildCmd is the line the log echoes before the build's output.
+	buildCmd string
 }
 
 // ProposeSkips proposes, per platform, the tests to leave out there:

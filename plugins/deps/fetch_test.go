@@ -80,7 +80,7 @@ func TestGoOfflineAfterFetch(t *testing.T) {
 	run := func(offline bool) (int, string) {
 		e, w, ro := toolenv.Merge(append([]string(nil), env...), map[string]string{"GOFLAGS": "-mod=mod"}), writable, []string(nil)
 		if offline {
-			e, w, ro = toolenv.Offline(env, writable, "go")
+			e, w, ro, _ = toolenv.Offline(env, writable, "go")
 		}
 		var out bytes.Buffer
 		res, err := ex.Run(ctx, executors.Cmd{Argv: []string{"go", "test", "-count=1", "./..."}, Dir: repo, Env: e,

@@ -50,6 +50,15 @@ type Cmd struct {
 	// the executor can, they are mounted read-only for the whole command,
 	// build included. They are kept outside every key.
 	ReadOnlyDirs []string
+	// CopyOnWriteDirs are long-lived directories the command reads and
+	// may write, but whose writes must reach no other command (CARGO_HOME
+	// for a cargo build, which extracts crate sources into it and locks
+	// a file there). When the executor can (a root osbench on Linux), each
+	// is an overlay for the whole command: the shared directory below,
+	// read-only; the command's writes in its work dir, removed when the
+	// command ends. It needs a WorkDir. Without that ability the command
+	// writes the directory itself. They are kept outside every key.
+	CopyOnWriteDirs []string
 	// Network keeps the host's network for the command. Without it an
 	// executor that can (a root osbench on Linux) runs the command in a
 	// network namespace of its own with only loopback: commands that run

@@ -71,6 +71,27 @@ type Local struct {
 	// (Wine's go_windows_amd64_exec): the toolchains get no -exec or
 	// runner setting, only TestSandboxVar.
 	crossRunner bool
+	// off turns parts of a root osbench's isolation off (tests that show
+	// what they prevent).
+	off isolationOff
+}
+
+// isolationOff names the parts of the isolation a test turns off.
+type isolationOff struct {
+	// network keeps the host's network for every command.
+	network bool
+	// view shows the host's file system instead of the command's view.
+	view bool
+}
+
+// sandboxRequest is what the sandbox of a command is built from: the
+// command, its test launcher ("" for none), the host trees it must reach
+// (for a sandbox without a view) and the isolation a test turned off.
+type sandboxRequest struct {
+	cmd      Cmd
+	launcher string
+	keep     []string
+	off      isolationOff
 }
 
 // NewLocal creates the local executor. Its state directory holds the test
@@ -85,17 +106,29 @@ func (l *Local) Name() string { return LocalName }
 // Platform implements Executor: commands run on the host OS.
 func (l *Local) Platform() string { return runtime.GOOS }
 
-// Fingerprint implements Executor. It names the OS, the architecture and
-// whether the command runs with root privileges, which is what changes
-// results. The numeric uid of a non-root osbench is left out: it differs
-// between machines and changes nothing a test suite can observe through
-// permissions.
+// Fingerprint implements Executor. It names the OS, the architecture,
+// whether the command runs with root privileges and its isolation, which
+// is what changes results. The numeric uid of a non-root osbench is left
+// out: it differs between machines and changes nothing a test suite can
+// observe through permissions.
 func (l *Local) Fingerprint(ctx context.Context, user string) (string, error) {
 	who, err := resolveRunUser(user)
 	if err != nil {
 		return "", fmt.Errorf("local executor: %w", err)
 	}
-	return fmt.Sprintf("local %s/%s user=%s", runtime.GOOS, runtime.GOARCH, who.mode()), nil
+	return fmt.Sprintf("local %s/%s user=%s%s", runtime.GOOS, runtime.GOARCH, who.mode(), isolationMode()), nil
+}
+
+// isolationMode is the fingerprint's word for the hermetic runs of a root
+// osbench on Linux: a suite that needed the network or read a host file
+// passed before and fails now, so results cached without the isolation
+// must not be served for runs with it. It is empty otherwise, so the keys
+// of a non-root osbench, which cannot isolate, stay what they were.
+func isolationMode() string {
+	if runtime.GOOS == "linux" && os.Geteuid() == 0 {
+		return " isolation=net,view"
+	}
+	return ""
 }
 
 // Run implements Executor.
@@ -124,6 +157,7 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 		return notRun, fmt.Errorf("local executor: %w", err)
 	}
 	defer l.dropStepLauncher(cmd)
+	defer sb.cleanup()
 	started := time.Now()
 	if err := c.Start(); err != nil {
 		sb.abandon()
@@ -195,6 +229,7 @@ func (l *Local) prepare(cmd Cmd, who runUser) (*exec.Cmd, *sandbox, error) {
 		return nil, nil, fmt.Errorf("working directory %s is not a directory", dir)
 	}
 	mustReach := append(append([]string{dir}, cmd.WritableDirs...), cmd.ownedDirs...)
+	mustReach = append(append(mustReach, cmd.ReadOnlyDirs...), cmd.CopyOnWriteDirs...)
 	if cmd.WorkDir != "" {
 		mustReach = append(mustReach, cmd.WorkDir)
 	}
@@ -223,7 +258,9 @@ func (l *Local) prepare(cmd Cmd, who runUser) (*exec.Cmd, *sandbox, error) {
 		SysProcAttr: sysProcAttr(who),
 		WaitDelay:   l.OutputWait,
 	}
-	sb, err := wrapInSandbox(c, who, l.KillGrace, append(mustReach, cmd.WorkDir)...)
+	sb, err := wrapInSandbox(c, who, l.KillGrace, sandboxRequest{
+		cmd: cmd, launcher: launcher, keep: append(mustReach, cmd.WorkDir), off: l.off,
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -236,7 +273,7 @@ func (l *Local) prepare(cmd Cmd, who runUser) (*exec.Cmd, *sandbox, error) {
 // no writable dirs, the caller runs test programs itself, or the host
 // cannot; the last is said once).
 func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
-	if len(cmd.WritableDirs) == 0 || l.stateDir == "" || l.noTestLauncher {
+	if len(launcherDirs(cmd)) == 0 || l.stateDir == "" || l.noTestLauncher {
 		return env, "", nil
 	}
 	if err := testLauncherUsable(); err != nil {
@@ -251,10 +288,17 @@ func (l *Local) protectCaches(cmd Cmd, env []string) ([]string, string, error) {
 }
 
 // launcherDirs are the directories cmd's test launcher keeps read-only:
-// its ReadOnlyDirs too, which a test program must not write whatever the
-// command's own view of them is.
+// what the command writes, its copy-on-write dirs (a test program must not
+// change what the command's later test programs read) and its ReadOnlyDirs
+// (read-only for the whole command already when osbench is root; a
+// non-root osbench has only the launcher to protect them), and more dirs
+// of the executor's. A command with none of its own needs no launcher.
 func launcherDirs(cmd Cmd) []string {
-	return append(append(slices.Clone(cmd.WritableDirs), cmd.ReadOnlyDirs...), cmd.readOnlyForTests...)
+	dirs := append(append(slices.Clone(cmd.WritableDirs), cmd.CopyOnWriteDirs...), cmd.ReadOnlyDirs...)
+	if len(dirs) == 0 {
+		return nil
+	}
+	return append(dirs, cmd.readOnlyForTests...)
 }
 
 // dropStepLauncher removes the test launcher of a command that protects a
@@ -384,9 +428,14 @@ func checkCmd(cmd Cmd) (string, error) {
 	if cmd.WorkDir != "" && !filepath.IsAbs(cmd.WorkDir) {
 		return "", fmt.Errorf("cmd.WorkDir %q is not absolute", cmd.WorkDir)
 	}
-	for _, d := range cmd.WritableDirs {
-		if !filepath.IsAbs(d) {
-			return "", fmt.Errorf("writable dir %q is not absolute", d)
+	for _, dirs := range []struct {
+		what  string
+		paths []string
+	}{{"writable", cmd.WritableDirs}, {"read-only", cmd.ReadOnlyDirs}, {"copy-on-write", cmd.CopyOnWriteDirs}} {
+		for _, d := range dirs.paths {
+			if !filepath.IsAbs(d) {
+				return "", fmt.Errorf("%s dir %q is not absolute", dirs.what, d)
+			}
 		}
 	}
 	dir := cmd.Dir

@@ -37,7 +37,7 @@ func lookPath(file, _ string) (string, error) { return exec.LookPath(file) }
 func checkReachable(runUser, []string) error { return nil }
 
 func prepareDirs(cmd Cmd, _ runUser) ([]uint32, error) {
-	dirs := append(append([]string{}, cmd.WritableDirs...), cmd.ownedDirs...)
+	dirs := append(append(append(append([]string{}, cmd.WritableDirs...), cmd.ownedDirs...), cmd.ReadOnlyDirs...), cmd.CopyOnWriteDirs...)
 	if cmd.WorkDir != "" {
 		dirs = append(dirs, cmd.WorkDir, scratchHome(cmd.WorkDir), scratchTemp(cmd.WorkDir))
 	}

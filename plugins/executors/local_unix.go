@@ -108,8 +108,16 @@ func prepareDirs(cmd Cmd, who runUser) ([]uint32, error) {
 			}
 		}
 	}
+	for _, d := range cmd.ReadOnlyDirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
 	var groups []uint32
-	for _, d := range cmd.WritableDirs {
+	// A copy-on-write dir gets the group of the shared dir too: the
+	// command writes its overlay, which checks the shared dir's modes,
+	// while the writes land in the command's scratch space.
+	for _, d := range append(slices.Clone(cmd.WritableDirs), cmd.CopyOnWriteDirs...) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}

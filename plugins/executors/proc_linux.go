@@ -56,17 +56,42 @@ type sandbox struct {
 	status *os.File
 	// childEnds are the init's ends of the pipes, closed once it started.
 	childEnds []*os.File
+	// release removes the command's copy-on-write scratch space.
+	release func()
+}
+
+// cleanup releases what the command needed while it ran; call it once the
+// init has exited.
+func (sb *sandbox) cleanup() {
+	if sb != nil && sb.release != nil {
+		sb.release()
+	}
 }
 
 // wrapInSandbox turns c into the start of a sandbox init that runs c's
-// program as who. Namespaces are used when osbench is root.
-func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, keep ...string) (*sandbox, error) {
+// program as who. Namespaces are used when osbench is root: PID and mount
+// always, network unless the command asks for the host's, and the view of
+// the file system unless a test turned it off.
+func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxRequest) (*sandbox, error) {
+	namespaces := os.Geteuid() == 0
+	var (
+		cow     []viewMount
+		release = func() {}
+	)
+	if namespaces {
+		var err error
+		if cow, release, err = cowScratch(req.cmd); err != nil {
+			return nil, err
+		}
+	}
 	specR, specW, err := os.Pipe()
 	if err != nil {
+		release()
 		return nil, err
 	}
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
+		release()
 		specR.Close()
 		specW.Close()
 		return nil, err
@@ -75,16 +100,27 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, keep ...string
 		spec: sandboxSpec{
 			Path: c.Path, Argv: c.Args, Env: dedupEnv(c.Env), Dir: c.Dir,
 			Drop: who.drop, UID: who.uid, GID: who.gid, Groups: who.groups,
-			Namespaces: os.Geteuid() == 0,
+			Namespaces: namespaces,
 			Grace:      grace,
 			TmpSize:    privateTmpSize,
+			Network:    req.cmd.Network || req.off.network,
+			View:       namespaces && !req.off.view,
 		},
 		specW: specW, status: statusR, childEnds: []*os.File{specR, statusW},
+		release: release,
 	}
-	if sb.spec.Namespaces {
-		sb.spec.Keep = keepPaths(c, keep...)
-	} else {
-		warnOnce("osbench is not root: steps run as its own user, share /tmp and can reach each other's work " +
+	switch {
+	case sb.spec.View:
+		sb.spec.Mounts = viewMounts(req.cmd, c, who, req.launcher, cow)
+	case namespaces:
+		sb.spec.Keep = keepPaths(c, req.keep...)
+		for _, d := range req.cmd.ReadOnlyDirs {
+			sb.spec.Mounts = append(sb.spec.Mounts, viewMount{Path: d, Kind: mountRO})
+		}
+		sb.spec.Mounts = append(sb.spec.Mounts, cow...)
+	default:
+		warnOnce("osbench is not root: steps run as its own user, with the host's network and its whole file " +
+			"system (read-only and copy-on-write dirs are writable), share /tmp and can reach each other's work " +
 			"directories; leftover processes are killed through a child subreaper, which a kill -9 of osbench escapes " +
 			"(docs/security.md)")
 	}
@@ -98,6 +134,9 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, keep ...string
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	if sb.spec.Namespaces {
 		attr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+		if !sb.spec.Network {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
 	}
 	setDeathSignal(attr)
 	c.SysProcAttr = attr
@@ -123,6 +162,7 @@ func (sb *sandbox) abandon() {
 	for _, f := range append(sb.childEnds, sb.specW, sb.status) {
 		f.Close()
 	}
+	sb.cleanup()
 }
 
 // exitStatus reads how the command ended, once the init has exited: its

@@ -40,10 +40,13 @@ func acquireSlot(who runUser, _ []string) (runUser, func(), error) { return who,
 // sandbox is Linux's; elsewhere commands run without one (a nil *sandbox).
 type sandbox struct{}
 
-func wrapInSandbox(*exec.Cmd, runUser, time.Duration, ...string) (*sandbox, error) { return nil, nil }
+func wrapInSandbox(*exec.Cmd, runUser, time.Duration, sandboxRequest) (*sandbox, error) {
+	return nil, nil
+}
 
 func (*sandbox) started() error           { return nil }
 func (*sandbox) abandon()                 {}
+func (*sandbox) cleanup()                 {}
 func (*sandbox) exitStatus() (int, error) { return -1, nil }
 
 // testLauncherUsable: the test launcher needs Linux namespaces.

@@ -31,11 +31,14 @@ import (
 // subreaper must be alive to clean up, and a double fork that outlives a
 // killed subreaper is adopted by the host's init; a cgroup needs a
 // delegated hierarchy, which this host's mixed v1/v2 layout does not give
-// every installation. The mount namespace gives the step its own /tmp,
-// /var/tmp and /dev/shm (empty tmpfs), a /proc that shows only the step's
-// processes, and a passwd database in which "nobody" has the step's uid.
+// every installation. The mount namespace gives the step its view of the
+// file system (view_linux.go: nothing of the host but what the command
+// names, its own /tmp, /var/tmp and /dev/shm as empty tmpfs, a /proc that
+// shows only the step's processes) and a passwd database in which "nobody"
+// has the step's uid; a network namespace, unless the command asks for the
+// network, leaves it loopback only (netns_linux.go).
 //
-// When osbench is not root neither namespace can be created (without a user
+// When osbench is not root no namespace can be created (without a user
 // namespace, which would change the uids the suite sees). The init then
 // makes itself a child subreaper, so setsid and double-forked processes are
 // still reparented to it and killed when the command ends or times out; only
@@ -70,8 +73,18 @@ type sandboxSpec struct {
 	// TmpSize caps each private tmpfs, in bytes.
 	TmpSize int64 `json:"tmp_size"`
 	// Keep are host trees that stay visible below the private tmpfs
-	// mounts (see keepPaths).
+	// mounts (see keepPaths), when there is no view.
 	Keep []string `json:"keep"`
+	// Network reports that the command keeps the host's network;
+	// without it the init runs in a network namespace of its own and
+	// brings its loopback up (netns_linux.go).
+	Network bool `json:"network"`
+	// View reports that the command sees the view of Mounts (and the
+	// system dirs) instead of the host's file system (view_linux.go).
+	// Without it Mounts only protects the read-only and copy-on-write
+	// dirs in place.
+	View   bool        `json:"view"`
+	Mounts []viewMount `json:"mounts"`
 }
 
 // privateTmpDirs are the world-writable directories of a Debian host that
@@ -276,10 +289,12 @@ func descendants() []int {
 	return out
 }
 
-// setupMounts gives the step its private mounts. Propagation is made
-// private first, so nothing mounted here appears on the host.
+// setupMounts gives the step its private mounts, its view of the file
+// system (view_linux.go) and, unless it keeps the host's network, its
+// loopback. Propagation is made private first, so nothing mounted here
+// appears on the host.
 //
-// What the command needs below a directory that gets a private tmpfs (a
+// Without a view (tests that turn it off), what the command needs below a directory that gets a private tmpfs (a
 // work dir or a cache under /tmp, as in tests) is carried over: each kept
 // tree is cloned as a detached bind mount before the tmpfs covers it and
 // attached again at the same path inside the tmpfs.
@@ -287,12 +302,26 @@ func setupMounts(spec sandboxSpec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making / private: %w", err)
 	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("mounting /proc: %w", err)
-	}
-	for _, dir := range privateTmpDirs {
-		if err := privateTmp(dir, spec); err != nil {
+	if !spec.Network {
+		if err := loopbackUp(); err != nil {
 			return err
+		}
+	}
+	if spec.View {
+		if err := setupView(spec); err != nil {
+			return err
+		}
+	} else {
+		if err := protectInPlace(spec); err != nil {
+			return err
+		}
+		if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+			return fmt.Errorf("mounting /proc: %w", err)
+		}
+		for _, dir := range privateTmpDirs {
+			if err := privateTmp(dir, spec); err != nil {
+				return err
+			}
 		}
 	}
 	if spec.Drop {

@@ -123,7 +123,7 @@ func (w *Wine) Platform() string { return "windows" }
 
 // Fingerprint implements Executor. It names the Wine version, the shim's
 // source digest, the host's OS and architecture (Wine on arm64 is another
-// thing) and the privilege mode, like Local.
+// thing), the privilege mode and the isolation, like Local.
 func (w *Wine) Fingerprint(ctx context.Context, user string) (string, error) {
 	who, err := resolveRunUser(user)
 	if err != nil {
@@ -133,8 +133,8 @@ func (w *Wine) Fingerprint(ctx context.Context, user string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("wine executor: %w", err)
 	}
-	return fmt.Sprintf("wine %s shim %s %s/%s user=%s",
-		version, shimDigest()[:12], runtime.GOOS, runtime.GOARCH, who.mode()), nil
+	return fmt.Sprintf("wine %s shim %s %s/%s user=%s%s",
+		version, shimDigest()[:12], runtime.GOOS, runtime.GOARCH, who.mode(), isolationMode()), nil
 }
 
 // wineVersion returns what `wine --version` prints, asking once.
@@ -215,7 +215,7 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	// cargo runs Windows test programs through its target runner: plain
 	// wine, in the cargo preset, becomes the launcher that runs it in the
 	// test sandbox (winelauncher.go).
-	if len(cmd.WritableDirs) > 0 {
+	if len(launcherDirs(cmd)) > 0 {
 		for i, kv := range env {
 			if kv == cargoWindowsRunnerVar+"=wine" {
 				env[i] = cargoWindowsRunnerVar + "=" + filepath.Join(launchers, wineTestLauncherName)

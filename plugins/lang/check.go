@@ -65,6 +65,9 @@ func (r *Registry) checkOne(name string) []error {
 		if l.CacheEnv == nil {
 			missing("package-cache variables", "Language.CacheEnv; an empty list says there are none")
 		}
+		if tc := l.TestCode; tc.None == "" && (tc.Restore == nil || tc.Modules == nil || tc.Version == "") {
+			missing("in-source test code rules", "Language.TestCode: Restore, Modules and Version, or None saying why there is no test code in source files")
+		}
 		if l.Evidence.Read == nil || l.Evidence.Version == "" {
 			missing("verify front end", "Language.Evidence: Read, which reads a file into an evidence.File, and its Version")
 		}

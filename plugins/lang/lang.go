@@ -87,6 +87,35 @@ type Language struct {
 	// verifier (plugins/verify) reads from a file of it before its
 	// language-neutral judge weighs the regions.
 	Evidence EvidenceReader
+	// TestCode is the test code the language allows inside source files
+	// (Rust's #[cfg(test)] modules and #[test] functions), which belongs
+	// to the task as test files do.
+	TestCode TestCode
+}
+
+// TestCode is how a language's test code inside source files is found and
+// put back. An evaluation restores it before anything runs, as it restores
+// test files: a patch must not change the tests that judge it, wherever
+// they live (docs/security.md).
+type TestCode struct {
+	// None says why the language has no test code in source files (Go's
+	// tests live in _test.go files only); set it, or Restore and Modules.
+	None string
+	// Restore returns patched with every test item of the file put back to
+	// its version in task: an item the patch changed gets the task's text,
+	// one it added is removed, one it removed is put back at the end of its
+	// enclosing module. items names what changed ("mod tests"), sorted;
+	// problem, when not empty, says why the file's test code cannot be put
+	// back (its enclosing module is gone): the patch is then refused.
+	Restore func(task, patched []byte) (out []byte, items []string, problem string)
+	// Modules returns the files that src, the file at path (repo-relative,
+	// "/"-separated), declares as test-only modules (Rust's
+	// #[cfg(test)] mod helpers; in src/lib.rs is src/helpers.rs or
+	// src/helpers/mod.rs): such a file is test code whole.
+	Modules func(path string, src []byte) []string
+	// Version names the rules: it enters the key of every step that
+	// restores test code.
+	Version string
 }
 
 // EvidenceReader is a language's verify front end.

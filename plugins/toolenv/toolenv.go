@@ -96,10 +96,10 @@ func Env(stateDir StateDir, workDir, language, version, platform string) (env, w
 // keys of a .cargo/config overridden by variables, which beat config files
 // too: no rustc wrapper (an empty RUSTC_WRAPPER disables a configured
 // one), rustc and rustdoc from PATH, the host's linker. Test runners are
-// the executor's (its test sandbox) and the preset's. CARGO_HOME stays
-// writable: cargo takes its package-cache lock there even offline, and a
-// copy-on-write view for each command is the executor's to give.
-func Offline(env, writable []string, language string) (offEnv, offWritable, readOnly []string) {
+// the executor's (its test sandbox) and the preset's. CARGO_HOME becomes
+// copy-on-write (executors.Cmd.CopyOnWriteDirs): cargo writes it even
+// offline, and a build script's writes must reach no later command.
+func Offline(env, writable []string, language string) (offEnv, offWritable, readOnly, copyOnWrite []string) {
 	switch language {
 	case "go":
 		modcache, _ := lookup(env, "GOMODCACHE")
@@ -115,7 +115,7 @@ func Offline(env, writable []string, language string) (offEnv, offWritable, read
 				offWritable = append(offWritable, d)
 			}
 		}
-		return env, offWritable, readOnly
+		return env, offWritable, readOnly, nil
 	case "rust":
 		for _, kv := range [][2]string{
 			{"CARGO_NET_OFFLINE", "true"},
@@ -130,8 +130,20 @@ func Offline(env, writable []string, language string) (offEnv, offWritable, read
 		} {
 			env = set(env, kv[0], kv[1])
 		}
+		// CARGO_HOME is written by cargo even offline (it extracts crate
+		// sources and takes a lock there): copy-on-write, so what a build
+		// script writes reaches no other command.
+		home, _ := lookup(env, "CARGO_HOME")
+		for _, d := range writable {
+			if d == home {
+				copyOnWrite = append(copyOnWrite, d)
+			} else {
+				offWritable = append(offWritable, d)
+			}
+		}
+		return env, offWritable, nil, copyOnWrite
 	}
-	return env, writable, nil
+	return env, writable, nil, nil
 }
 
 func lookup(env []string, name string) (string, bool) {

@@ -54,14 +54,15 @@ func TestOffline(t *testing.T) {
 		gone     []string // variables that must not
 		writable int
 		readOnly []string
+		cow      []string
 	}{
 		{"go", []string{
 			"GOPROXY=file://" + filepath.ToSlash(filepath.Join(state, "go", "mod-cache", "cache", "download")),
 			"GOSUMDB=off", "GOFLAGS=-modcacherw -mod=mod", "GOTOOLCHAIN=go1.25.0",
-		}, []string{"GONOSUMDB", "GOPRIVATE"}, 1, []string{filepath.Join(state, "go", "mod-cache")}},
+		}, []string{"GONOSUMDB", "GOPRIVATE"}, 1, []string{filepath.Join(state, "go", "mod-cache")}, nil},
 		{"rust", []string{"CARGO_NET_OFFLINE=true", "RUSTC_WRAPPER=", "RUSTC_WORKSPACE_WRAPPER=", "RUSTC=rustc", "RUSTDOC=rustdoc",
-			"CARGO_HOME=" + filepath.Join(state, "cargo", "home")}, nil, 1, nil},
-		{"c", []string{"PATH="}, []string{"CARGO_NET_OFFLINE", "GOPROXY"}, 0, nil},
+			"CARGO_HOME=" + filepath.Join(state, "cargo", "home")}, nil, 0, nil, []string{filepath.Join(state, "cargo", "home")}},
+		{"c", []string{"PATH="}, []string{"CARGO_NET_OFFLINE", "GOPROXY"}, 0, nil, nil},
 	}
 	for _, tt := range tests {
 		env, writable, err := Env(stateDir, "/w", tt.language, "go1.25.0", "windows")
@@ -72,7 +73,7 @@ func TestOffline(t *testing.T) {
 		if tt.language == "c" {
 			env = env[:len(env)-2]
 		}
-		off, w, ro := Offline(env, writable, tt.language)
+		off, w, ro, cow := Offline(env, writable, tt.language)
 		joined := "\n" + strings.Join(off, "\n") + "\n"
 		for _, want := range tt.want {
 			if !strings.Contains(joined, "\n"+want+"\n") && !(strings.HasSuffix(want, "=") && strings.Contains(joined, "\n"+want)) {
@@ -84,8 +85,8 @@ func TestOffline(t *testing.T) {
 				t.Errorf("%s: %s still set: %v", tt.language, name, off)
 			}
 		}
-		if len(w) != tt.writable || !reflect.DeepEqual(ro, tt.readOnly) {
-			t.Errorf("%s: writable %v read-only %v", tt.language, w, ro)
+		if len(w) != tt.writable || !reflect.DeepEqual(ro, tt.readOnly) || !reflect.DeepEqual(cow, tt.cow) {
+			t.Errorf("%s: writable %v read-only %v copy-on-write %v", tt.language, w, ro, cow)
 		}
 	}
 }

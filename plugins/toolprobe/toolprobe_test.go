@@ -45,12 +45,14 @@ func (s *scriptedExecutor) Run(_ context.Context, cmd executors.Cmd) (executors.
 
 // installed are the tool answers of a Debian 12 machine.
 var installed = map[string]scriptedAnswer{
-	"gcc -dumpfullversion":                {stdout: "12.2.0\n"},
-	"cmake --version":                     {stdout: "cmake version 3.25.1\n\nCMake suite maintained and supported by Kitware (kitware.com/cmake).\n"},
-	"x86_64-w64-mingw32-gcc -dumpversion": {stdout: "12-win32\n"},
-	"wine --version":                      {stdout: "wine-8.0 (Debian 8.0~repack-4)\n"},
-	"rustc --version":                     {stdout: "rustc 1.63.0\n"},
-	"cargo --version":                     {stdout: "cargo 1.65.0\n"},
+	"gcc -dumpfullversion":                              {stdout: "12.2.0\n"},
+	"cmake --version":                                   {stdout: "cmake version 3.25.1\n\nCMake suite maintained and supported by Kitware (kitware.com/cmake).\n"},
+	"x86_64-w64-mingw32-gcc -dumpversion":               {stdout: "12-win32\n"},
+	"x86_64-w64-mingw32-gcc-posix -dumpversion":         {stdout: "12-posix\n"},
+	"x86_64-w64-mingw32-g++-posix -dumpversion":         {stdout: "12-posix\n"},
+	"wine --version":                                    {stdout: "wine-8.0 (Debian 8.0~repack-4)\n"},
+	"rustc --version":                                   {stdout: "rustc 1.63.0\n"},
+	"cargo --version":                                   {stdout: "cargo 1.65.0\n"},
 	"cat /usr/local/lib/osbench/rust-windows-gnu/stamp": {stdout: "5f1c\n"},
 }
 
@@ -68,6 +70,8 @@ func TestFingerprintTools(t *testing.T) {
 		{
 			language: "c", platform: "windows", answers: installed,
 			want: "x86_64-w64-mingw32-gcc -dumpversion: 12-win32\n" +
+				"x86_64-w64-mingw32-gcc-posix -dumpversion: 12-posix\n" +
+				"x86_64-w64-mingw32-g++-posix -dumpversion: 12-posix\n" +
 				"wine --version: wine-8.0 (Debian 8.0~repack-4)\n" +
 				"cmake --version: cmake version 3.25.1\n",
 		},
@@ -216,13 +220,17 @@ func TestProberIsOneLineFromTheRoot(t *testing.T) {
 		t.Errorf("Tools(go) = %q, %v; want nothing: Go is pinned by version", got, err)
 	}
 	// C on windows shares the cross compiler and Wine with Rust: only
-	// cmake is new.
+	// the posix thread model's compilers (c-cmake's) and cmake are new.
 	before := len(ex.ran)
 	if _, err := pr.Tools(context.Background(), "c", "windows", "wine"); err != nil {
 		t.Fatal(err)
 	}
-	if ran := ex.ran[before:]; len(ran) != 1 || ran[0].Argv[0] != "cmake" {
-		t.Errorf("c on windows ran %d commands, want only cmake: %+v", len(ran), ran)
+	var ran []string
+	for _, cmd := range ex.ran[before:] {
+		ran = append(ran, cmd.Argv[0])
+	}
+	if want := "x86_64-w64-mingw32-gcc-posix x86_64-w64-mingw32-g++-posix cmake"; strings.Join(ran, " ") != want {
+		t.Errorf("c on windows ran %v, want %s", ran, want)
 	}
 }
 
@@ -279,7 +287,7 @@ func TestTheExecutorDecidesTheProbes(t *testing.T) {
 		answers                      map[string]scriptedAnswer
 		want                         string
 	}{
-		{"c", "windows", "wine", installed, "x86_64-w64-mingw32-gcc -dumpversion: 12-win32; wine --version: wine-8.0 (Debian 8.0~repack-4); cmake --version: cmake version 3.25.1"},
+		{"c", "windows", "wine", installed, "x86_64-w64-mingw32-gcc -dumpversion: 12-win32; x86_64-w64-mingw32-gcc-posix -dumpversion: 12-posix; x86_64-w64-mingw32-g++-posix -dumpversion: 12-posix; wine --version: wine-8.0 (Debian 8.0~repack-4); cmake --version: cmake version 3.25.1"},
 		{"c", "windows", "local", native, "gcc -dumpfullversion: 13.2.0; cmake --version: cmake version 3.28.1"},
 		{"cpp", "windows", "local", native, "gcc -dumpfullversion: 13.2.0; cmake --version: cmake version 3.28.1"},
 		{"rust", "windows", "local", native, "rustc --version: rustc 1.83.0; cargo --version: cargo 1.83.0"},

@@ -15,7 +15,7 @@ import (
 // checkoutArchive fetches a tarball or zip pinned by its SHA-256 into the
 // mirror (state/archives/<sha256>) and unpacks it.
 func checkoutArchive(ctx context.Context, rc *engine.RunContext, cfg Config, dir string) (schemas.Provenance, error) {
-	mirror, err := rc.StateDir("archives")
+	mirror, err := stateDir(rc, "archives")
 	if err != nil {
 		return schemas.Provenance{}, err
 	}

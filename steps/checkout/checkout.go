@@ -61,6 +61,9 @@ type Config struct {
 	Suite     string `json:"suite,omitempty"`
 	Archive   string `json:"archive,omitempty"`
 	SHA256    string `json:"sha256,omitempty"`
+
+	// Extras are the extra_source trees placed inside this one (extras.go).
+	Extras []Extra `json:"extras,omitempty"`
 }
 
 // SkipVCS leaves version-control metadata out of snapshots (cache.SkipVCS).
@@ -113,6 +116,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	if prov.Extras, err = placeExtras(rc, cfg, dir); err != nil {
+		return err
+	}
 	return putTree(rc, dir, prov)
 }
 
@@ -134,6 +140,9 @@ func snapshotLocal(rc *engine.RunContext, cfg Config) error {
 	path := rc.Step.Local[LocalPath]
 	if path == "" {
 		return errors.New("local source: no path given")
+	}
+	if len(cfg.Extras) > 0 {
+		return localWithExtras(rc, cfg, path)
 	}
 	if err := putTree(rc, path, schemas.Provenance{Kind: "path"}); err != nil {
 		return err

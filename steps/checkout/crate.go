@@ -32,7 +32,7 @@ var (
 // archive, so later builds resolve the same dependency versions.
 func checkoutCrate(ctx context.Context, rc *engine.RunContext, cfg Config, dir string) (schemas.Provenance, error) {
 	name, version, _ := strings.Cut(cfg.Crate, "@")
-	mirror, err := rc.StateDir("crates", strings.ToLower(name), version)
+	mirror, err := stateDir(rc, "crates", strings.ToLower(name), version)
 	if err != nil {
 		return schemas.Provenance{}, err
 	}
@@ -128,7 +128,7 @@ func crateLock(ctx context.Context, rc *engine.RunContext, mirror, dir string) (
 		if offline() {
 			return nil, fmt.Errorf("no Cargo.lock in the mirror and %s=1 forbids resolving one", OfflineEnv)
 		}
-		home, herr := rc.StateDir("cargo-home")
+		home, herr := stateDir(rc, "cargo-home")
 		if herr != nil {
 			return nil, herr
 		}

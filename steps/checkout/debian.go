@@ -37,7 +37,7 @@ var (
 // debian/ directory; Packaging adds the debian/ directory.
 func checkoutDebian(ctx context.Context, rc *engine.RunContext, cfg Config, dir string) (schemas.Provenance, error) {
 	pkg, version, _ := strings.Cut(cfg.Debian, "=")
-	base, err := rc.StateDir("debian")
+	base, err := stateDir(rc, "debian")
 	if err != nil {
 		return schemas.Provenance{}, err
 	}

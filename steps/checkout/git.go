@@ -56,7 +56,7 @@ func gitRepoName(remote string) string {
 // or fetching only when needed.
 func ensureMirror(ctx context.Context, rc *engine.RunContext, url, commit string) (string, error) {
 	sum := sha256.Sum256([]byte(url))
-	base, err := rc.StateDir("git")
+	base, err := stateDir(rc, "git")
 	if err != nil {
 		return "", err
 	}

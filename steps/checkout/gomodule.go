@@ -36,7 +36,7 @@ type goDownload struct {
 // unpacks the zip, which holds the module's tests as published.
 func checkoutGoModule(ctx context.Context, rc *engine.RunContext, cfg Config, dir string) (schemas.Provenance, error) {
 	path, version, _ := strings.Cut(cfg.GoModule, "@")
-	modcache, err := rc.StateDir("gomod")
+	modcache, err := stateDir(rc, "gomod")
 	if err != nil {
 		return schemas.Provenance{}, err
 	}

@@ -101,6 +101,22 @@ func checkPinFlow(t *testing.T, good, bad map[string]any, wantRefusal string, ch
 		t.Fatalf("good pin: %s %s", first.res.Status, first.res.Error)
 	}
 	check(t, first)
+	// The mirrors hold complete upstream sources: osbench's alone, never
+	// a run user's to read.
+	mirrors := 0
+	for _, name := range []string{"git", "gomod", "crates", "cargo-home", "debian", "archives"} {
+		info, err := os.Stat(filepath.Join(dir, "state", name))
+		if err != nil {
+			continue
+		}
+		mirrors++
+		if perm := info.Mode().Perm(); perm != 0o700 {
+			t.Errorf("state/%s has mode %v, want 0700", name, perm)
+		}
+	}
+	if mirrors == 0 {
+		t.Errorf("no mirror in %s/state", dir)
+	}
 	if first.prov.Tree == "" || !cache.Digest(first.prov.Tree).Valid() {
 		t.Errorf("provenance tree = %q", first.prov.Tree)
 	}

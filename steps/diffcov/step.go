@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing/fstest"
 
 	"github.com/osbench/osbench/engine"
@@ -28,6 +29,10 @@ type Config struct {
 	Source     string `json:"source"` // platform the code was written for
 	Target     string `json:"target"` // platform whose code is to be found
 	MaxGap     int    `json:"max_gap,omitempty"`
+	// Exclude are directories of trees that are not task code (the
+	// manifest's extra_source trees): no region is found below them, so
+	// they are never masked.
+	Exclude []string `json:"exclude,omitempty"`
 }
 
 type kind struct{}
@@ -58,6 +63,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	diff = excluded(diff, cfg.Exclude)
 	checkout, err := rc.Input(InputSource)
 	if err != nil {
 		return err
@@ -111,4 +117,27 @@ func differentialFiles(checkout *engine.Artifacts, diff []FileLines) (fs.FS, err
 		fsys[f.Path] = &fstest.MapFile{Data: b}
 	}
 	return fsys, nil
+}
+
+// excluded drops the files below any of dirs.
+func excluded(diff []FileLines, dirs []string) []FileLines {
+	if len(dirs) == 0 {
+		return diff
+	}
+	kept := diff[:0:0]
+	for _, f := range diff {
+		if !underAny(f.Path, dirs) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/engine"
@@ -52,5 +53,20 @@ func TestStepWritesDiffCoverage(t *testing.T) {
 	}
 	if last := rep.Steps[len(rep.Steps)-1]; last.Label != "2 regions, 3 lines in 2 files" {
 		t.Errorf("label = %q", last.Label)
+	}
+}
+
+func TestExcludedTrees(t *testing.T) {
+	diff := []FileLines{{Path: "src/a.c"}, {Path: "third_party/gtest/src/gtest.cc"}, {Path: "third_party/gtest2/x.c"}, {Path: "third_party/gtest"}}
+	var got []string
+	for _, f := range excluded(diff, []string{"third_party/gtest"}) {
+		got = append(got, f.Path)
+	}
+	want := []string{"src/a.c", "third_party/gtest2/x.c", "third_party/gtest"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+	if got := excluded(diff, nil); len(got) != len(diff) {
+		t.Errorf("no exclusion dropped files: %v", got)
 	}
 }

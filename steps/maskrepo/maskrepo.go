@@ -79,6 +79,10 @@ type Config struct {
 	// (lang.MaskRulesKey; "" while they are all "1"), so a rule change
 	// reruns that language's masks only.
 	Rules string `json:"rules,omitempty"`
+	// CheckTimeout bounds the build check (Go duration) when the check is
+	// the platform's build command and its build block has a timeout; "":
+	// defaultCheckTimeout.
+	CheckTimeout string `json:"check_timeout,omitempty"`
 }
 
 type kind struct{}
@@ -351,11 +355,15 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 			return false, "", fmt.Errorf("build check: %w", err)
 		}
 	}
-	env, writable, readOnly := toolenv.Offline(env, writable, cfg.Language)
+	timeout, err := checkTimeout(cfg)
+	if err != nil {
+		return false, "", err
+	}
+	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: toolenv.Merge(env, cfg.Env), Stdout: &out, Stderr: &out,
-		Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly,
+		Timeout: timeout, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
 	})
 	if err != nil {
 		return false, "", err
@@ -370,4 +378,22 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 		log = log[len(log)-4000:]
 	}
 	return res.ExitCode == 0, log, nil
+}
+
+// defaultCheckTimeout bounds a build check whose build has no timeout of
+// its own.
+const defaultCheckTimeout = 10 * time.Minute
+
+// checkTimeout is the build check's bound: the platform's build timeout
+// when the check is its build command (a C library's build takes as long
+// in the check as in the runs), else defaultCheckTimeout.
+func checkTimeout(cfg Config) (time.Duration, error) {
+	if cfg.CheckTimeout == "" {
+		return defaultCheckTimeout, nil
+	}
+	d, err := time.ParseDuration(cfg.CheckTimeout)
+	if err != nil {
+		return 0, fmt.Errorf("check_timeout: %w", err)
+	}
+	return d, nil
 }

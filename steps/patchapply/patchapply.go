@@ -55,6 +55,10 @@ type Config struct {
 	// Patch is the hex SHA-256 of the patch, stored in the cache by the
 	// caller.
 	Patch string `json:"patch"`
+	// Restore are directories of the task's tree that are not task code
+	// (the manifest's extra_source trees: a vendored test framework): every
+	// file of them the patch touches is put back, like a test file.
+	Restore []string `json:"restore,omitempty"`
 }
 
 type kind struct{}
@@ -63,9 +67,11 @@ func init() { engine.RegisterKind(kind{}) }
 
 func (kind) Name() string { return Kind }
 
-// Version 2: a patch that adds a dependency outside the task's locked set
+// Version 2: test code inside source files (Rust's #[cfg(test)] items and
+// the files of #[cfg(test)] mod declarations) is put back too.
+// Version 3: a patch that adds a dependency outside the task's locked set
 // is rejected (deps.Outside).
-func (kind) Version() string { return "2" }
+func (kind) Version() string { return "3" }
 
 // outsideReason is the rejection of a patch adding dependencies.
 func outsideReason(outside []string) string {
@@ -96,7 +102,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	res, tree, err := evaluate(ctx, patch, pristine, filepath.Join(rc.WorkDir, "repo"), log)
+	res, tree, err := evaluate(ctx, patch, pristine, filepath.Join(rc.WorkDir, "repo"), log, cfg.Restore...)
 	if cerr := log.Close(); err == nil {
 		err = cerr
 	}
@@ -115,7 +121,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 // evaluate applies patch to the task's files (pristine, left untouched) in
 // a git repository made at repo. It returns the verdict and, when the
 // patch applied, the directory holding the patched tree.
-func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.Writer) (schemas.ApplyResult, string, error) {
+func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.Writer, restoreDirs ...string) (schemas.ApplyResult, string, error) {
 	res := schemas.ApplyResult{Files: []string{}, RestoredTestFiles: []string{}}
 	if len(strings.TrimSpace(string(patch))) == 0 {
 		res.Outcome, res.Method = schemas.ApplyApplied, schemas.ApplyEmpty
@@ -162,7 +168,29 @@ func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.W
 		}
 		return reject(reason)
 	}
-	restored, reason, err := restoreTestFiles(repo, pristine, res.Files)
+	modules, err := testModuleFiles(pristine)
+	if err != nil {
+		return res, "", err
+	}
+	isTest := func(p string) bool {
+		if lang.IsTestFile(p) || modules[p] {
+			return true
+		}
+		for _, d := range restoreDirs {
+			if strings.HasPrefix(p, d+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	restored, reason, err := restoreTestFiles(repo, pristine, res.Files, isTest)
+	if err != nil {
+		return res, "", err
+	}
+	if reason != "" {
+		return reject(reason)
+	}
+	code, reason, err := restoreTestCode(repo, pristine, res.Files, isTest)
 	if err != nil {
 		return res, "", err
 	}
@@ -180,7 +208,7 @@ func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.W
 	if len(outside) > 0 {
 		return reject(outsideReason(outside))
 	}
-	res.Outcome, res.Method, res.RestoredTestFiles = schemas.ApplyApplied, method, restored
+	res.Outcome, res.Method, res.RestoredTestFiles, res.RestoredTestCode = schemas.ApplyApplied, method, restored, code
 	return res, repo, nil
 }
 
@@ -201,16 +229,17 @@ func touchedPaths(h *patchHeaders) []string {
 	return paths
 }
 
-// restoreTestFiles puts every test file among paths back to the task's
+// restoreTestFiles puts every test file among paths (isTest says which)
+// back to the task's
 // version (pristine), or removes it when the task has none, and returns
 // the restored paths (sorted, as paths is). A test file the patch placed
 // behind a symbolic link, or under a directory it turned into a file, is a
 // rejection reason: restoring it would write through the link, or undo
 // the patch's own change.
-func restoreTestFiles(repo, pristine string, paths []string) (restored []string, reason string, err error) {
+func restoreTestFiles(repo, pristine string, paths []string, isTest func(string) bool) (restored []string, reason string, err error) {
 	restored = []string{}
 	for _, p := range paths {
-		if !lang.IsTestFile(p) {
+		if !isTest(p) {
 			continue
 		}
 		parent, link, err := blockingParent(repo, p)
@@ -295,6 +324,9 @@ func label(res schemas.ApplyResult) string {
 	}
 	if n := len(res.RestoredTestFiles); n > 0 {
 		s += fmt.Sprintf(", %d test files restored", n)
+	}
+	if n := len(res.RestoredTestCode); n > 0 {
+		s += fmt.Sprintf(", %d in-source test items restored", n)
 	}
 	return s
 }

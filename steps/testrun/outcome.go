@@ -69,24 +69,6 @@ func markSkipped(results []schemas.TestResult, expected, skip []string) []schema
 	return results
 }
 
-// unmatchedSkips lists the skip entries whose test (the entry's first
-// level: TestB of "TestB/sub") is none of the expected tests — a typo, or a
-// test renamed upstream — so the skip silently does nothing. With no
-// expected tests (a runner osbench cannot list beforehand) it says nothing.
-func unmatchedSkips(expected, skip []string) []string {
-	if len(expected) == 0 {
-		return nil
-	}
-	var unmatched []string
-	for _, entry := range skip {
-		top, _, _ := strings.Cut(entry, "/")
-		if !slices.ContainsFunc(expected, func(id string) bool { return globMatch(top, id[strings.LastIndexByte(id, '/')+1:]) }) {
-			unmatched = append(unmatched, entry)
-		}
-	}
-	return unmatched
-}
-
 // summarize is the step's label: counts by status.
 func summarize(results []schemas.TestResult) string {
 	counts := map[schemas.Status]int{}

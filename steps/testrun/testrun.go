@@ -83,6 +83,9 @@ type Config struct {
 	// SecretEnv names variables passed from osbench's own environment
 	// (secrets.go).
 	SecretEnv []string `json:"secret_env,omitempty"`
+	// BuildTimeout bounds the build command alone (Go duration); "": the
+	// run's Timeout does, as it bounds the test command.
+	BuildTimeout string `json:"build_timeout,omitempty"`
 }
 
 // Regex is a manifest-declared line parser.
@@ -120,12 +123,16 @@ func (kind) Name() string { return Kind }
 // multi-package profiles came in package completion order, so a rerun of a
 // hit could store other bytes.
 //
-// Version 8: hermetic runs: the locked dependencies are fetched first, with
+// Version 8: a run records the test sources it changed, added or removed
+// (changed_test_files), which the verdict does not grade.
+//
+// Version 9: hermetic runs: the locked dependencies are fetched first, with
 // the network, by a command of osbench's (fetch.go); the build and test
 // commands run offline (toolenv.Offline: Go through the module cache alone,
-// GOMODCACHE read-only; cargo offline, with the .cargo/config program keys
-// overridden) and without the network.
-func (kind) Version() string { return "8" }
+// GOMODCACHE read-only; cargo offline, CARGO_HOME copy-on-write, the
+// .cargo/config program keys overridden, the config among the test
+// definitions) and without the network.
+func (kind) Version() string { return "9" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -135,6 +142,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	timeout, err := time.ParseDuration(cfg.Timeout)
 	if err != nil {
 		return fmt.Errorf("timeout: %w", err)
+	}
+	buildTimeout := timeout
+	if cfg.BuildTimeout != "" {
+		if buildTimeout, err = time.ParseDuration(cfg.BuildTimeout); err != nil {
+			return fmt.Errorf("build_timeout: %w", err)
+		}
 	}
 	parser, ok := parsers.Lookup(cfg.Parser)
 	if !ok {
@@ -172,7 +185,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		logw.Close()
 		return err
 	}
-	env, writable, readOnly := toolenv.Offline(env, writable, cfg.Language)
+	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
 	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
@@ -201,7 +214,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
-	run := func(c Command, out io.Writer, quiet ...bool) (executors.Result, error) {
+	run := func(c Command, timeout time.Duration, out io.Writer, quiet ...bool) (executors.Result, error) {
 		argv, err := commandArgv(c)
 		if err != nil {
 			return executors.Result{}, err
@@ -222,7 +235,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: stdoutW, Stderr: logR, Timeout: timeout, User: cfg.User,
-			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly,
+			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
 		})
 		if ferr := errors.Join(logR.flush(), outR.flush()); ferr != nil && err == nil {
 			err = ferr
@@ -230,6 +243,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return res, err
 	}
 
+	sourcesBefore, err := testSources(repo)
+	if err != nil {
+		return fmt.Errorf("hashing the test sources: %w", err)
+	}
 	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
@@ -237,7 +254,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var results []schemas.TestResult
 	buildOK := true
 	if cfg.Build != nil {
-		res, err := run(*cfg.Build, nil)
+		res, err := run(*cfg.Build, buildTimeout, nil)
 		if err != nil {
 			logw.Close()
 			return err
@@ -276,10 +293,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			// The parser reads the output while the tests write it, so
 			// memory stays bounded however much a suite prints.
 			parsed := streamParse(parser, opts)
-			testRes, err = run(cfg.Test, parsed)
+			testRes, err = run(cfg.Test, timeout, parsed)
 			parseResults, parseErr = parsed.finish()
 		} else {
-			testRes, err = run(cfg.Test, nil)
+			testRes, err = run(cfg.Test, timeout, nil)
 		}
 		if err != nil {
 			logw.Close()
@@ -320,7 +337,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		language: cfg.Language, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
 		goRecords: goRecords, coverage: coverageRaw, ran: buildOK, log: logw,
 		list: func(argv []string, out io.Writer) (executors.Result, error) {
-			return run(Command{Argv: argv}, out, true)
+			return run(Command{Argv: argv}, timeout, out, true)
 		},
 	}, results)
 	if err != nil {
@@ -329,7 +346,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	results = ev.results
 	results = markSkipped(results, expected, cfg.Skip)
-	unmatched := unmatchedSkips(expected, cfg.Skip)
+	var unmatched []string
+	if known, complete := knownTests(cfg, expected, ev.definitions, results, testRes.TimedOut); complete {
+		unmatched = unmatchedSkips(known, cfg.Skip)
+	}
 	for _, entry := range unmatched {
 		fmt.Fprintf(logw, "[osbench: skip entry %q matches no test of this platform]\n", entry)
 		rc.Log.Warn().Str("step", rc.Step.ID).Str("skip", entry).Msg("skip entry matches no test on this platform; it does nothing")
@@ -337,11 +357,19 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := logw.Close(); err != nil {
 		return err
 	}
+	if err := unmatchedSkipsError(rc.Step, cfg.Platform, unmatched); err != nil {
+		return err
+	}
 	if results, err = noTestsReported(results, testRes); err != nil {
 		return fmt.Errorf("%v; see the log (osbench logs %s)", err, rc.Step.ID)
 	}
 
-	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results, Definitions: ev.definitions}
+	sourcesAfter, err := testSources(repo)
+	if err != nil {
+		return fmt.Errorf("hashing the test sources after the run: %w", err)
+	}
+	tr := schemas.TestResults{Repository: cfg.Repository, Platform: cfg.Platform, Parser: cfg.Parser, Tests: results, Definitions: ev.definitions,
+		ChangedTestFiles: changedTestSources(sourcesBefore, sourcesAfter)}
 	if tr.Tests == nil {
 		tr.Tests = []schemas.TestResult{}
 	}

@@ -6,10 +6,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
+	_ "github.com/osbench/osbench/plugins/lang/all"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -167,13 +170,133 @@ func TestReadReport(t *testing.T) {
 }
 
 func TestUnmatchedSkips(t *testing.T) {
-	expected := []string{"example.com/m/TestA", "example.com/m/sub/TestB", "example.com/m/TestWineLink"}
-	got := unmatchedSkips(expected, []string{"TestA", "TestB/case_one", "TestWine*", "TestNope", "TestNope/x", "Tes?"})
-	want := []string{"TestNope", "TestNope/x", "Tes?"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("unmatched = %v, want %v", got, want)
+	goIDs := []string{"example.com/m/TestA", "example.com/m/sub/TestB", "example.com/m/TestWineLink"}
+	tests := []struct {
+		name        string
+		known, skip []string
+		want        []string
+	}{
+		{"go: names, subtests through their test, globs", goIDs,
+			[]string{"TestA", "TestB/case_one", "TestWine*", "TestNope", "TestNope/x", "Tes?"},
+			[]string{"TestNope", "TestNope/x", "Tes?"}},
+		// The each runner's ids are PROGRAM/NAME; the entry may be either.
+		{"each: the id osbench prints or the bare name", []string{"suite/adds", "suite/slow_one", "other/adds"},
+			[]string{"suite/adds", "slow_one", "suite/slow_*", "other/nope", "suite"},
+			[]string{"other/nope", "suite"}},
+		{"ctest: registered names", []string{"unit_adds", "generated_1"},
+			[]string{"generated_*", "unit_wrong"}, []string{"unit_wrong"}},
+		{"nothing known", nil, []string{"anything"}, []string{"anything"}},
 	}
-	if got := unmatchedSkips(nil, []string{"anything"}); got != nil {
-		t.Errorf("with no expected tests: %v, want nothing said", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := unmatchedSkips(tt.known, tt.skip); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("unmatched = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestKnownTests: the step judges skip entries only from a complete list
+// of the run's tests; a runner that drops skipped tests from its output,
+// a run cut short or a failed listing leaves it saying nothing.
+func TestKnownTests(t *testing.T) {
+	ctestDefs := &schemas.TestDefinitions{Runner: "ctest", Tests: []schemas.TestDefinition{{Name: "unit_adds"}, {Name: "suite"}}}
+	tap := []schemas.TestResult{{ID: "suite/adds", Status: schemas.StatusPass}, {ID: "suite/slow", Status: schemas.StatusSkip}}
+	tests := []struct {
+		name         string
+		parser       string
+		expected     []string
+		defs         *schemas.TestDefinitions
+		results      []schemas.TestResult
+		timedOut     bool
+		want         []string
+		wantComplete bool
+	}{
+		{"go lists its tests beforehand", "go-test-json", []string{"m/TestA"}, nil, nil, true, []string{"m/TestA"}, true},
+		{"ctest's registered tests", "ctest", nil, ctestDefs, nil, false, []string{"unit_adds", "suite"}, true},
+		{"a failed ctest listing", "ctest", nil, unlisted("ctest"), nil, false, nil, false},
+		{"gtest drops filtered tests", "junit", nil, ctestDefs, tap, false, nil, false},
+		{"the each runner reports its skips", "tap", nil, ctestDefs, tap, false, []string{"suite/adds", "suite/slow"}, true},
+		{"a tap run cut short", "tap", nil, nil, tap, true, nil, false},
+		{"libtest drops skipped tests", "libtest", nil, nil, tap, false, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, complete := knownTests(Config{Parser: tt.parser}, tt.expected, tt.defs, tt.results, tt.timedOut)
+			if !reflect.DeepEqual(got, tt.want) || complete != tt.wantComplete {
+				t.Errorf("knownTests = %v, %v; want %v, %v", got, complete, tt.want, tt.wantComplete)
+			}
+		})
+	}
+}
+
+// TestUnmatchedSkipsError: a build's run fails at the skip list's line;
+// an evaluation's (no manifest position) only notes it in the log.
+func TestUnmatchedSkipsError(t *testing.T) {
+	step := &engine.Step{ID: "demo/linux/test", Config: []engine.Field{{Name: "skip", Value: []string{"TestNope"}, Source: "demo.hcl:12:7"}}}
+	err := unmatchedSkipsError(step, "linux", []string{"TestNope"})
+	if err == nil || !strings.HasPrefix(err.Error(), `demo.hcl:12:7: skip entry "TestNope" matches no test of the linux run`) {
+		t.Errorf("err = %v, want one at demo.hcl:12:7 naming the entry", err)
+	}
+	if err := unmatchedSkipsError(step, "linux", nil); err != nil {
+		t.Errorf("nothing unmatched: %v", err)
+	}
+	step.Config[0].Source = ""
+	if err := unmatchedSkipsError(step, "linux", []string{"TestNope"}); err != nil {
+		t.Errorf("no manifest position: %v, want nothing", err)
+	}
+}
+
+// TestChangedTestSources: a run that rewrites, adds or removes a test
+// source is named; data files under testdata/ and non-test sources are
+// the suite's business.
+func TestChangedTestSources(t *testing.T) {
+	repo := t.TempDir()
+	files := map[string]string{
+		"a/a.go":               "package a\n",
+		"a/a_test.go":          "package a\n",
+		"b/b_test.go":          "package b\n",
+		"b/testdata/input.txt": "data\n",
+		"tests/it_test.rs":     "fn main() {}\n",
+		"build/tests/gen.c":    "int x;\n",
+	}
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := testSources(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != 3 {
+		t.Fatalf("test sources %v, want a/a_test.go, b/b_test.go, tests/it_test.rs", before)
+	}
+	write := func(p, text string) {
+		if err := os.WriteFile(filepath.Join(repo, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/a.go", "package a // the patch's code may change\n")
+	write("b/testdata/input.txt", "rewritten by the suite\n")
+	if after, _ := testSources(repo); changedTestSources(before, after) != nil {
+		t.Fatalf("changed %v, want none", changedTestSources(before, after))
+	}
+	write("b/b_test.go", "package b\n\nfunc TestForged(t *testing.T) {}\n")
+	write("a/main_test.go", "package a\n")
+	write("build/tests/gen.c", "int y; /* a build's generated source */\n")
+	if err := os.Remove(filepath.Join(repo, "tests/it_test.rs")); err != nil {
+		t.Fatal(err)
+	}
+	after, err := testSources(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a/main_test.go", "b/b_test.go", "tests/it_test.rs"}
+	if got := changedTestSources(before, after); !slices.Equal(got, want) {
+		t.Errorf("changed %v, want %v", got, want)
 	}
 }

@@ -33,6 +33,10 @@ func TestHeldToEvidence(t *testing.T) {
 			want, false, true, []string{}},
 		{"a task without a record", schemas.TestResults{Tests: []schemas.TestResult{{ID: "a", Status: "pass"}, {ID: "b", Status: "pass"}, {ID: "c", Status: "pass"}}},
 			nil, true, false, []string{}},
+		{"test sources changed by the run", schemas.TestResults{Definitions: defs(task), ChangedTestFiles: []string{"b/b_test.go"}, Tests: []schemas.TestResult{{ID: "a", Status: "pass", Evidence: "ran"}, {ID: "b", Status: "pass", Evidence: "ran"}, {ID: "c", Status: "pass"}}},
+			want, false, true, []string{}},
+		{"test sources changed, no record", schemas.TestResults{ChangedTestFiles: []string{"b/b_test.go"}, Tests: []schemas.TestResult{{ID: "a", Status: "pass"}, {ID: "b", Status: "pass"}, {ID: "c", Status: "pass"}}},
+			nil, false, true, []string{}},
 		{"a failure stays a failure", schemas.TestResults{Definitions: defs(task), Tests: []schemas.TestResult{{ID: "a", Status: "fail"}, {ID: "b", Status: "pass", Evidence: "ran"}, {ID: "c", Status: "pass"}}},
 			want, false, false, []string{"a"}},
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/schemas"
@@ -68,7 +69,9 @@ func init() { engine.RegisterKind(kind{}) }
 func (kind) Name() string { return Kind }
 
 // Version 2: evidence and test definitions are held to the task's.
-func (kind) Version() string { return "2" }
+//
+// Version 3: a run that changed the task's test sources is not graded.
+func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -167,9 +170,16 @@ func Stage(platform string, run *schemas.TestResults, required map[string][]stri
 
 // Held holds a judged stage to the task's evidence record: when the run's
 // test definitions differ from the complete runs' the stage is not graded
-// (not passed, with the reason); a required test the task lists as
+// (not passed, with the reason), and so is a run that changed the task's
+// test sources (TestResults.ChangedTestFiles); a required test the task lists as
 // evidenced that passed without evidence in this run is an error.
 func Held(st schemas.StageResult, run *schemas.TestResults, want *schemas.PlatformEvidence) schemas.StageResult {
+	if run != nil && len(run.ChangedTestFiles) > 0 {
+		// Checked whatever the task recorded: the runner compiled tests
+		// that were not the task's.
+		st.NotGraded = fmt.Sprintf("the run changed the task's test sources (%s): a test program may not rewrite the tests the runner compiles after it", strings.Join(run.ChangedTestFiles, ", "))
+		st.Passed = false
+	}
 	if run == nil || want == nil {
 		return st
 	}
@@ -179,7 +189,10 @@ func Held(st schemas.StageResult, run *schemas.TestResults, want *schemas.Platfo
 			got = run.Definitions.Digest
 		}
 		if got != want.Definitions {
-			st.NotGraded = fmt.Sprintf("the test definitions differ from the task's (%s, the task's complete run listed %s): a patch may change build files, not what a test runs", orNone(got), want.Definitions)
+			if st.NotGraded != "" {
+				st.NotGraded += "; "
+			}
+			st.NotGraded += fmt.Sprintf("the test definitions differ from the task's (%s, the task's complete run listed %s): a patch may change build files, not what a test runs", orNone(got), want.Definitions)
 			st.Passed = false
 		}
 	}

@@ -215,3 +215,33 @@ repository "summodule" {
   }
   migrate = ["linux->windows"]
 }
+
+repository "extras" {
+  preset = "both"
+  source {
+    path = "repo"
+  }
+  extra_source "gtest" {
+    debian = "googletest=1.12.1-0.2"
+    at     = "../gtest" # ERROR: a clean path below the repository's root
+  }
+  extra_source "gtest" { # ERROR: is already declared
+    path = "gtest"
+    at   = "test/gtest"
+  }
+  extra_source "fmt" {
+    path = "fmt"
+    at   = "/abs" # ERROR: a directory inside the repository
+  }
+  extra_source "noat" { # ERROR: The argument "at" is required
+    path = "x"
+  }
+  extra_source "nokind" { # ERROR: Missing source
+    at = "third_party/x"
+  }
+  extra_source "inner" {
+    path = "inner"
+    at   = "third_party/x/inner" # ERROR: trees may not nest
+  }
+  migrate = ["linux->windows"]
+}

@@ -44,3 +44,17 @@ repository "pathsep" {
     }
   }
 }
+
+# A second tree inside the first: a vendored test framework that a
+# distribution's repack stripped, pinned on its own.
+repository "pathsep-vendored" {
+  preset = "go"
+  source {
+    path = "../../testdata/repos/pathsep"
+  }
+  extra_source "fixtures" {
+    path = "../../testdata/repos/lineend/config"
+    at   = "third_party/config"
+  }
+  migrate = ["windows->linux"]
+}

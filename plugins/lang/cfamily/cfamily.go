@@ -45,7 +45,13 @@ var syntax = lang.Syntax{Preprocessor: true, CppRawStrings: true, LineContinuati
 // compilers and Wine itself); cmake drives the build on both platforms.
 // A real Windows machine (executor local) builds with its native MinGW gcc
 // and CMake, and has no Wine. Nothing pins their versions, so they are
-// keyed by what is installed.
+// keyed by what is installed. The cross compilers are asked by the names
+// the presets call them: c-autotools configures --host=x86_64-w64-mingw32
+// (Debian's alternative, win32 threads unless changed), c-cmake names the
+// posix thread model's gcc and g++ (its mingw_threads default; -dumpversion
+// says "12-posix"). A manifest that picks mingw_threads = "win32" names
+// the compilers of the alternative's package in its build command, which
+// is in the key.
 var probes = map[string][]lang.Probe{
 	"windows/local": {
 		{Argv: []string{"gcc", "-dumpfullversion"}},
@@ -57,6 +63,8 @@ var probes = map[string][]lang.Probe{
 	},
 	"windows": {
 		{Argv: []string{"x86_64-w64-mingw32-gcc", "-dumpversion"}},
+		{Argv: []string{"x86_64-w64-mingw32-gcc-posix", "-dumpversion"}},
+		{Argv: []string{"x86_64-w64-mingw32-g++-posix", "-dumpversion"}},
 		{Argv: []string{"wine", "--version"}},
 		{Argv: []string{"cmake", "--version"}, FirstLine: true},
 	},
@@ -106,6 +114,7 @@ var C = lang.Language{
 	// character literal that hides the rest of the line), raw strings
 	// after u8R, LR, uR and UR and with a quote in their delimiter.
 	Evidence: lang.EvidenceReader{Read: ReadC, Version: "2"},
+	TestCode: lang.TestCode{None: "C has no test code convention inside source files; its tests are test programs and test directories"},
 }
 
 // CPP is C++ as registered.
@@ -130,6 +139,7 @@ var CPP = lang.Language{
 	CacheEnv: []string{},
 	// "2": as C's.
 	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "2"},
+	TestCode: lang.TestCode{None: "C++ has no test code convention inside source files; its tests are test programs and test directories"},
 }
 
 func init() {

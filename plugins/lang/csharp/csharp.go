@@ -46,6 +46,7 @@ var Language = lang.Language{
 	// interpolated raw strings ($""", $$""") are literals, and a
 	// directive is one line.
 	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "2"},
+	TestCode: lang.TestCode{None: "C# tests live in test projects (*.Tests), which are test files whole"},
 }
 
 func init() {

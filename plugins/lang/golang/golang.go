@@ -36,6 +36,7 @@
 package golang
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/osbench/osbench/plugins/lang"
@@ -70,6 +71,7 @@ var Language = lang.Language{
 	// steps/checkout points these at osbench's own module cache.
 	CacheEnv: []string{"GOMODCACHE", "GOFLAGS"},
 	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "1"},
+	TestCode: lang.TestCode{None: "Go tests live in _test.go files only"},
 }
 
 func init() {
@@ -83,10 +85,21 @@ func init() {
 // "TestA" and "TestB/sub" become ^TestA$|^TestB$/^sub$. One group around
 // everything (^(TestA|TestB/sub)$) would never match a subtest, because
 // its '/' is bracketed and so stays part of the top-level regexp.
+//
+// Shallower entries come first. go test stops at the first alternative
+// that matches a name so far, and one with more levels than the name
+// matches only partly, which skips nothing: with ^TestA$/^x$|^TestA$,
+// TestA meets the subtest entry first and runs. An alternative with no
+// more levels than the name matches it whole, so trying those first lets
+// a whole-test entry win over its subtests' entries in any order.
 func skipPattern(entries []string) string {
-	alts := make([]string, len(entries))
+	split := make([][]string, len(entries))
 	for i, e := range entries {
-		levels := strings.Split(e, "/")
+		split[i] = strings.Split(e, "/")
+	}
+	slices.SortStableFunc(split, func(a, b []string) int { return len(a) - len(b) })
+	alts := make([]string, len(split))
+	for i, levels := range split {
 		for j, l := range levels {
 			levels[j] = "^" + lang.GlobRegexp(l) + "$"
 		}

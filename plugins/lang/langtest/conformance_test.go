@@ -49,6 +49,9 @@ func without(name, part string) *lang.Registry {
 			if n == name && part == "front end" {
 				copied.Evidence = lang.EvidenceReader{}
 			}
+			if n == name && part == "test code" {
+				copied.TestCode = lang.TestCode{}
+			}
 			r.Register(copied)
 		}
 		if v, ok := lang.Default.Verify(n); ok && !(n == name && part == "verify") {
@@ -70,6 +73,8 @@ func TestHalfAddedLanguageNamesWhatIsMissing(t *testing.T) {
 		{lang.Go, "verify", `language "go": no verify rules (lang.AttachVerify`},
 		{lang.Rust, "front end", `language "rust": no verify front end (Language.Evidence`},
 		{lang.C, "front end", `language "c": no verify front end (Language.Evidence`},
+		{lang.Rust, "test code", `language "rust": no in-source test code rules (Language.TestCode`},
+		{lang.Go, "test code", `language "go": no in-source test code rules (Language.TestCode`},
 		{lang.CPP, "language", `language "cpp": no Language (a package under plugins/lang registers it`},
 	}
 	for _, c := range cases {

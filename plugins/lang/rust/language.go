@@ -103,6 +103,7 @@ var Language = lang.Language{
 	// "2": read with lang.Lex, cr"…" raw C strings are literals and a
 	// character literal ends where lang.RustChar says.
 	Evidence: lang.EvidenceReader{Read: ReadEvidence, Version: "2"},
+	TestCode: lang.TestCode{Restore: RestoreTestCode, Modules: TestModules, Version: "1"},
 }
 
 func init() {

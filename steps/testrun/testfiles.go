@@ -1,0 +1,111 @@
+package testrun
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+
+	"github.com/osbench/osbench/plugins/lang"
+	_ "github.com/osbench/osbench/plugins/lang/all" // the languages whose test sources it hashes
+)
+
+// The test sources of the task (a Go _test.go file, a Rust file under
+// tests/) are compiled by the runner while earlier test programs may
+// already run: go test builds one package's binary while another's runs.
+// A test program that rewrites the test files of a package not yet built
+// would be judged on tests of its own making. The apply step restores the
+// test files before the run; the test step checks they are still the
+// task's after it, and names every test source the run changed, added or
+// removed (TestResults.ChangedTestFiles); the verdict does not grade such
+// a run. Only files a language names as tests count (isTestSource):
+// suites write data files under testdata/ and builds generate sources,
+// but neither writes a _test.go.
+
+// isTestSource reports whether a repository path is a test source by its
+// own name (x_test.go, x_test.c), not merely a file under a test
+// directory: a build writes generated sources under build/tests/ and
+// the like, while the runner that compiles tests between test programs
+// (go test) compiles exactly the files so named.
+func isTestSource(rel string) bool {
+	l, ok := lang.Lookup(lang.Of(rel))
+	return ok && l.IsTestName(path.Base(rel))
+}
+
+// maxTestSources bounds the files hashed: beyond it the check is off for
+// the run (a repository of that size is not a task).
+const maxTestSources = 50000
+
+// testSources hashes every test source file of the repository.
+func testSources(repo string) (map[string]string, error) {
+	sums := map[string]string{}
+	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p != repo && os.IsPermission(err) {
+				return nil // a directory the suite closed to us: not a source of the task
+			}
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(repo, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !isTestSource(rel) {
+			return nil
+		}
+		if len(sums) >= maxTestSources {
+			return filepath.SkipAll
+		}
+		sums[rel] = fileSum(p, d)
+		return nil
+	})
+	return sums, err
+}
+
+// fileSum is the hex SHA-256 of a regular file, or a marker for what else
+// sits at the path (a link, a FIFO the suite made), so a replaced file
+// always differs.
+func fileSum(p string, d fs.DirEntry) string {
+	if !d.Type().IsRegular() {
+		return "not a regular file: " + d.Type().String()
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "unreadable"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unreadable"
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// changedTestSources lists, sorted, the test sources that differ between
+// two snapshots: changed, added or removed.
+func changedTestSources(before, after map[string]string) []string {
+	var changed []string
+	for p, sum := range after {
+		if before[p] != sum {
+			changed = append(changed, p)
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	return changed
+}
