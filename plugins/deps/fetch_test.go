@@ -84,7 +84,9 @@ func TestGoOfflineAfterFetch(t *testing.T) {
 		}
 		var out bytes.Buffer
 		res, err := ex.Run(ctx, executors.Cmd{Argv: []string{"go", "test", "-count=1", "./..."}, Dir: repo, Env: e,
-			Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute, WorkDir: work, WritableDirs: w, ReadOnlyDirs: ro})
+			Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute, WorkDir: work, WritableDirs: w, ReadOnlyDirs: ro,
+			// The defence off is the online environment with the network.
+			Network: !offline})
 		if err != nil {
 			t.Fatal(err)
 		}
