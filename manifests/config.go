@@ -14,6 +14,8 @@ import (
 type Set struct {
 	// Repositories in a stable order (by name).
 	Repositories []*Repository
+	// Agents in a stable order (by name): the agent blocks without errors.
+	Agents []*Agent
 	// Sources maps a file name (as used in ranges) to its bytes, so
 	// diagnostics can print the offending line.
 	Sources map[string][]byte

@@ -34,6 +34,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "locals"},
 		{Type: "preset", LabelNames: []string{"name"}},
 		{Type: "repository", LabelNames: []string{"name"}},
+		{Type: "agent", LabelNames: []string{"name"}},
 	},
 }
 

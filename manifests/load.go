@@ -57,6 +57,7 @@ func newLoader(opts LoadOptions) *loader {
 		presets:   make(map[string]*presetBlock),
 		bundled:   make(map[string]*presetBlock),
 		byName:    make(map[string]*repositoryBlock),
+		agents:    make(map[string]*Agent),
 	}
 }
 
@@ -66,6 +67,7 @@ func (l *loader) finish() (*Set, hcl.Diagnostics) {
 		l.resolve(rb)
 	}
 	sort.Slice(l.set.Repositories, func(i, j int) bool { return l.set.Repositories[i].Name < l.set.Repositories[j].Name })
+	sort.Slice(l.set.Agents, func(i, j int) bool { return l.set.Agents[i].Name < l.set.Agents[j].Name })
 	l.sortDiagnostics()
 	return l.set, l.diags
 }
@@ -113,6 +115,7 @@ type loader struct {
 	bundled      map[string]*presetBlock
 	repositories []*repositoryBlock          // declaration order, duplicates included
 	byName       map[string]*repositoryBlock // the first repository of each name
+	agents       map[string]*Agent           // the first agent of each name
 }
 
 // expandPaths turns the arguments into manifest file names: a directory
@@ -196,6 +199,11 @@ func (l *loader) loadSource(name string, src []byte) {
 		// A duplicate is still resolved, so its own mistakes are reported
 		// too, but only the first of a name is returned.
 		l.repositories = append(l.repositories, rb)
+	}
+	for _, block := range content.Blocks.OfType("agent") {
+		a, ok, diags := decodeAgentBlock(block, sc)
+		l.diags = append(l.diags, diags...)
+		l.addAgent(a, ok)
 	}
 }
 

@@ -156,6 +156,18 @@ type EvalCounts struct {
 	ResolvedRate   float64 `json:"resolved_rate"`
 	TargetOnlyRate float64 `json:"target_only_rate"`
 	GapRate        float64 `json:"gap_rate"`
+	// ResolvedCI and TargetOnlyCI are the 95% Wilson intervals of the two
+	// rates, over the same Total: how far the rate of so few tasks can be
+	// from the agent's true rate.
+	ResolvedCI   Interval `json:"resolved_ci95"`
+	TargetOnlyCI Interval `json:"target_only_ci95"`
+}
+
+// Interval is a confidence interval of a rate, in percent like the rate and
+// rounded the same way.
+type Interval struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
 }
 
 // ModelSummary is one model's results, overall and broken down.
@@ -166,6 +178,12 @@ type ModelSummary struct {
 	PatchRejected int `json:"patch_rejected"`
 	PatchFailed   int `json:"patch_failed"`
 	InfraFailures int `json:"infra_failures"`
+	// NotGraded counts the reports a stage of which ran but was not graded
+	// (schemas.StageResult.NotGraded); Graded is Total minus those and the
+	// infrastructure failures: the predictions the rates say something
+	// about the agent for.
+	NotGraded int `json:"not_graded"`
+	Graded    int `json:"graded"`
 	// TamperSuspected counts the reports whose patch the scan flagged,
 	// whatever their outcome.
 	TamperSuspected int `json:"tamper_suspected"`
@@ -181,4 +199,30 @@ type ModelSummary struct {
 // sorted by model name.
 type EvalSummary struct {
 	Models []ModelSummary `json:"models"`
+	// Agents are the models evaluated several times on the same tasks,
+	// named NAME@attempt-K (what `osbench solve --attempts K` writes),
+	// with pass@k and pass^k; empty when no model has two attempts.
+	Agents []AttemptSummary `json:"agents"`
+}
+
+// AttemptSuffix separates an agent's name from its attempt number in a
+// prediction's model_name_or_path: NAME@attempt-K, K from 1.
+const AttemptSuffix = "@attempt-"
+
+// AttemptSummary is one agent's results over its attempts. Tasks counts
+// the tasks every attempt was evaluated on; only those are in the
+// estimates, so each has the same number of attempts.
+type AttemptSummary struct {
+	Agent    string  `json:"agent"`
+	Attempts int     `json:"attempts"`
+	Tasks    int     `json:"tasks"`
+	PassK    []PassK `json:"pass_k"`
+}
+
+// PassK is the unbiased pass@k (some attempt of k resolves) and pass^k
+// (all k resolve) over the tasks, in percent rounded to 0.1.
+type PassK struct {
+	K       int     `json:"k"`
+	PassAt  float64 `json:"pass_at_k"`
+	PassHat float64 `json:"pass_hat_k"`
 }

@@ -31,14 +31,17 @@ func goodEvalReport() EvalReport {
 const hex64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
 func goodEvalSummary() EvalSummary {
-	c := EvalCounts{Total: 2, Resolved: 1, TargetOnly: 2, Gap: 1, ResolvedRate: 50, TargetOnlyRate: 100, GapRate: 50}
-	return EvalSummary{Models: []ModelSummary{{
-		Model: "acme/coder-<v2>", EvalCounts: c, Applied: 2,
-		ByDirection:  map[string]EvalCounts{"linux-to-windows": c},
-		ByLanguage:   map[string]EvalCounts{"go": c},
-		ByCategory:   map[string]EvalCounts{"platform-path": c, "uncategorized": c},
-		ByDifficulty: map[string]EvalCounts{"medium": c},
-	}}}
+	c := EvalCounts{Total: 2, Resolved: 1, TargetOnly: 2, Gap: 1, ResolvedRate: 50, TargetOnlyRate: 100, GapRate: 50,
+		ResolvedCI: Interval{Low: 9.5, High: 90.5}, TargetOnlyCI: Interval{Low: 34.2, High: 100}}
+	return EvalSummary{Agents: []AttemptSummary{{Agent: "acme/coder", Attempts: 2, Tasks: 2,
+		PassK: []PassK{{K: 1, PassAt: 50, PassHat: 50}, {K: 2, PassAt: 50, PassHat: 50}}}},
+		Models: []ModelSummary{{
+			Model: "acme/coder-<v2>", EvalCounts: c, Applied: 2, Graded: 2,
+			ByDirection:  map[string]EvalCounts{"linux-to-windows": c},
+			ByLanguage:   map[string]EvalCounts{"go": c},
+			ByCategory:   map[string]EvalCounts{"platform-path": c, "uncategorized": c},
+			ByDifficulty: map[string]EvalCounts{"medium": c},
+		}}}
 }
 
 // asDoc turns v into its generic JSON form, for edits the Go types cannot
@@ -166,7 +169,7 @@ func TestEvalSummarySchema(t *testing.T) {
 	if err := validate(t, s, goodEvalSummary()); err != nil {
 		t.Fatalf("good summary rejected: %v", err)
 	}
-	if err := validate(t, s, EvalSummary{Models: []ModelSummary{}}); err != nil {
+	if err := validate(t, s, EvalSummary{Models: []ModelSummary{}, Agents: []AttemptSummary{}}); err != nil {
 		t.Errorf("empty summary rejected: %v", err)
 	}
 	for _, tc := range []struct {
@@ -194,6 +197,11 @@ func TestEvalSummarySchema(t *testing.T) {
 		}},
 		{"counts missing rate", func(d map[string]any) { delete(obj(obj(model(d), "by_language"), "go"), "gap_rate") }},
 		{"counts unknown field", func(d map[string]any) { obj(obj(model(d), "by_language"), "go")["x"] = 0 }},
+		{"counts missing interval", func(d map[string]any) { delete(obj(obj(model(d), "by_language"), "go"), "resolved_ci95") }},
+		{"interval above 100", func(d map[string]any) { obj(model(d), "resolved_ci95")["high"] = 101 }},
+		{"missing graded", func(d map[string]any) { delete(model(d), "graded") }},
+		{"null agents", func(d map[string]any) { d["agents"] = nil }},
+		{"one attempt", func(d map[string]any) { d["agents"].([]any)[0].(map[string]any)["attempts"] = 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := asDoc(t, goodEvalSummary())

@@ -5,6 +5,7 @@
 package steps
 
 import (
+	_ "github.com/osbench/osbench/steps/agentsolve"    // solve
 	_ "github.com/osbench/osbench/steps/checkout"      // checkout
 	_ "github.com/osbench/osbench/steps/covimport"     // coverage
 	_ "github.com/osbench/osbench/steps/depset"        // deps

@@ -102,14 +102,31 @@ func newEvalCommand(g *globals) *cobra.Command {
 }
 
 func newReportCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var compare []string
+	c := &cobra.Command{
 		Use:   "report OUT [SHARD_OUT...]",
 		Short: "Render summary.json, summary.md and report.html again from OUT's per-instance reports",
 		Long: "report renders OUT's summary again from its per-instance reports. Given the output\n" +
 			"directories of `eval --shard I/N` runs, it first copies their reports into OUT: the summary\n" +
-			"is then byte for byte the one a single eval of all the predictions writes.",
+			"is then byte for byte the one a single eval of all the predictions writes.\n\n" +
+			"--compare A,B prints a paired comparison of models A and B on the tasks both were evaluated\n" +
+			"on instead: the tasks only one resolved and McNemar's exact two-sided p-value.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(compare) > 0 {
+				if len(compare) != 2 || len(args) != 1 {
+					return fmt.Errorf("report --compare takes two models (--compare A,B) and one OUT")
+				}
+				reports, err := evalreport.Load(args[0])
+				if err != nil {
+					return err
+				}
+				c, err := evalreport.Compare(reports, compare[0], compare[1])
+				if err != nil {
+					return err
+				}
+				return evalreport.WriteComparison(cmd.OutOrStdout(), c)
+			}
 			if len(args) > 1 {
 				n, err := evalreport.MergeShards(args[0], args[1:])
 				if err != nil {
@@ -131,6 +148,8 @@ func newReportCommand(g *globals) *cobra.Command {
 			return evalreport.Table(cmd.OutOrStdout(), s)
 		},
 	}
+	c.Flags().StringSliceVar(&compare, "compare", nil, "two models to compare on their common tasks: A,B")
+	return c
 }
 
 // executorState is where an executor keeps its state (Wine prefixes…):

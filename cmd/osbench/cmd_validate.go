@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,12 +27,24 @@ func newValidateCommand(g *globals) *cobra.Command {
 			if skips {
 				writeSkips(cmd.OutOrStdout(), set)
 			}
+			if len(set.Agents) > 0 {
+				// Agent files (osbench solve --agent) validate like manifests.
+				fmt.Fprintf(cmd.OutOrStdout(), "%d agents: %s\n", len(set.Agents), agentNames(set))
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%d repositories, no problems\n", len(set.Repositories))
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&skips, "skips", false, "also list each platform's skipped tests under the executor that runs it (see --executor) and the skip_under entries of other executors")
 	return c
+}
+
+func agentNames(set *manifests.Set) string {
+	names := make([]string, len(set.Agents))
+	for i, a := range set.Agents {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 func newFmtCommand(g *globals) *cobra.Command {

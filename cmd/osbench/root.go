@@ -77,7 +77,7 @@ func newRootCommand() *cobra.Command {
 	pf.StringToStringVar(&g.temporal.factsFrom, "fingerprints-from", nil, "key PLATFORM's steps with the executor and tools fingerprints of this machine (client) or of its live Temporal workers (workers), e.g. windows=workers; default: workers for a platform whose local executor would run on another OS (real Windows workers of a Linux client), client otherwise")
 	root.AddCommand(
 		newValidateCommand(g), newFmtCommand(g), newPlanCommand(g), newExplainCommand(g), newLogsCommand(g),
-		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g),
+		newGraphCommand(g), newBuildCommand(g), newEvalCommand(g), newReportCommand(g), newSolveCommand(g),
 		newCacheCommand(g), newSchemaCommand(g), newInitCommand(g), newCorpusCommand(g),
 		newWorkerCommand(g),
 	)

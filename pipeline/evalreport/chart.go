@@ -48,6 +48,8 @@ type bar struct {
 	Y, H       string // fractional pixels
 	Tooltip    string
 	FillOpaque bool
+	// The 95% interval's whisker: x, and y of its two ends.
+	WhiskerX, WhiskerLow, WhiskerHigh string
 }
 
 type legendEntry struct {
@@ -134,11 +136,13 @@ func layoutChart(key, title, axis string, s schemas.EvalSummary, series []groupS
 			counts := g.counts[i]
 			c.Bars = append(c.Bars,
 				c.bar(m.Model, "resolved", modelColor(i), bx, counts.ResolvedRate, true,
-					fmt.Sprintf("%s · %s: resolved %s", m.Model, g.label, fraction(counts.Resolved, counts.Total, counts.ResolvedRate))),
+					fmt.Sprintf("%s · %s: resolved %s", m.Model, g.label, rateCI(counts.ResolvedRate, counts.ResolvedCI, counts.Total, counts.Resolved)),
+					counts.ResolvedCI),
 				c.bar(m.Model, "target-only", modelColor(i), bx+barWidth+pairGap, counts.TargetOnlyRate, false,
 					fmt.Sprintf("%s · %s: target-only %s, gap %s", m.Model, g.label,
-						fraction(counts.TargetOnly, counts.Total, counts.TargetOnlyRate),
-						fraction(counts.Gap, counts.Total, counts.GapRate))))
+						rateCI(counts.TargetOnlyRate, counts.TargetOnlyCI, counts.Total, counts.TargetOnly),
+						fraction(counts.Gap, counts.Total, counts.GapRate)),
+					counts.TargetOnlyCI))
 		}
 		c.Groups = append(c.Groups, groupLabel{X: x + width/2, Y: c.Bottom + 18, Label: g.label})
 		x += width + groupPad
@@ -156,7 +160,7 @@ func layoutChart(key, title, axis string, s schemas.EvalSummary, series []groupS
 			Model: m.Model, Display: display, Color: modelColor(i),
 			X: c.Left, Y: y - 11, TextX: c.Left + 2*barWidth + pairGap + 8, TextY: y,
 			Tooltip: fmt.Sprintf("%s: resolved %s, target-only %s", m.Model,
-				fraction(m.Resolved, m.Total, m.ResolvedRate), fraction(m.TargetOnly, m.Total, m.TargetOnlyRate)),
+				rateCI(m.ResolvedRate, m.ResolvedCI, m.Total, m.Resolved), rateCI(m.TargetOnlyRate, m.TargetOnlyCI, m.Total, m.TargetOnly)),
 		})
 		legendWidth = max(legendWidth, 2*barWidth+pairGap+8+utf8.RuneCountInString(display)*charWidth)
 	}
@@ -168,11 +172,15 @@ func layoutChart(key, title, axis string, s schemas.EvalSummary, series []groupS
 // bar places one bar on the plot. A rate of zero still gets a one-pixel
 // bar, so that a model with nothing solved is visibly there and has a
 // tooltip to hover.
-func (c *chart) bar(model, kind, color string, x int, rate float64, opaque bool, tooltip string) bar {
+// Its whisker spans the rate's 95% interval, so two bars whose whiskers
+// overlap are not read as different.
+func (c *chart) bar(model, kind, color string, x int, rate float64, opaque bool, tooltip string, ci schemas.Interval) bar {
 	h := math.Max(rate*plotHeight/100, 1)
 	return bar{
 		Model: model, Kind: kind, Color: color, X: x, W: barWidth,
 		Y: px(float64(c.Bottom) - h), H: px(h), Tooltip: tooltip, FillOpaque: opaque,
+		WhiskerX:   px(float64(x) + barWidth/2.0),
+		WhiskerLow: px(float64(c.Bottom) - ci.Low*plotHeight/100), WhiskerHigh: px(float64(c.Bottom) - ci.High*plotHeight/100),
 	}
 }
 

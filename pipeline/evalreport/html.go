@@ -18,14 +18,17 @@ var pageSource string
 // pageTemplate escapes every value it prints: model names, instance IDs and
 // failure reasons come from predictions and are untrusted.
 var pageTemplate = template.Must(template.New("report.html").Funcs(template.FuncMap{
-	"pct": pct,
-	"add": func(a, b int) int { return a + b },
-	"sub": func(a, b int) int { return a - b },
+	"pct":    pct,
+	"pctCI":  pctCI,
+	"graded": gradedText,
+	"add":    func(a, b int) int { return a + b },
+	"sub":    func(a, b int) int { return a - b },
 }).Parse(pageSource))
 
 // page is everything report.html shows, worked out before rendering.
 type page struct {
 	Models    []schemas.ModelSummary
+	Agents    []schemas.AttemptSummary
 	Colors    []string
 	Charts    []chart
 	Instances []instanceRow
@@ -46,7 +49,7 @@ type instanceRow struct {
 // with an overall chart, a chart per breakdown and a table of every
 // instance.
 func HTML(w io.Writer, s schemas.EvalSummary, reports []schemas.EvalReport) error {
-	p := page{Models: s.Models}
+	p := page{Models: s.Models, Agents: s.Agents}
 	for i := range s.Models {
 		p.Colors = append(p.Colors, modelColor(i))
 	}

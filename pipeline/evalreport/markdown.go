@@ -17,19 +17,36 @@ func Markdown(w io.Writer, s schemas.EvalSummary) error {
 	fmt.Fprint(bw, "Resolved: Stage I (target tests) and Stage II (source tests) both pass. "+
 		"Target-only: Stage I passes, whatever Stage II gives. "+
 		"Gap: target-only minus resolved, the patches a target-only benchmark would count as solved though they break the source platform. "+
-		"Tamper suspected: patches whose static scan found forgery patterns (see each report's tamper_findings); evidence to check by hand, not part of the outcome.\n\n")
+		"Tamper suspected: patches whose static scan found forgery patterns (see each report's tamper_findings); evidence to check by hand, not part of the outcome. "+
+		"Intervals are 95% Wilson score intervals over the tasks given. "+
+		"Graded: the predictions given minus infrastructure failures and runs not graded (a patch changed what a test runs), which say nothing about the model.\n\n")
 	if len(s.Models) == 0 {
 		fmt.Fprint(bw, "No reports.\n")
 		return flush(bw)
 	}
 
-	fmt.Fprint(bw, "| model | total | resolved | target-only | gap | resolved % | target-only % | gap % | applied | rejected | patch failed | infra failures | tamper suspected |\n")
-	fmt.Fprint(bw, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprint(bw, "| model | total | graded | resolved | target-only | gap | resolved % (95% CI) | target-only % (95% CI) | gap % | applied | rejected | patch failed | infra failures | not graded | tamper suspected |\n")
+	fmt.Fprint(bw, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, m := range s.Models {
-		fmt.Fprintf(bw, "| %s | %d | %d | %d | %d | %s | %s | %s | %d | %d | %d | %d | %d |\n",
-			mdText(m.Model), m.Total, m.Resolved, m.TargetOnly, m.Gap,
-			pct(m.ResolvedRate), pct(m.TargetOnlyRate), pct(m.GapRate),
-			m.Applied, m.PatchRejected, m.PatchFailed, m.InfraFailures, m.TamperSuspected)
+		fmt.Fprintf(bw, "| %s | %d | %d | %d | %d | %d | %s | %s | %s | %d | %d | %d | %d | %d | %d |\n",
+			mdText(m.Model), m.Total, m.Graded, m.Resolved, m.TargetOnly, m.Gap,
+			pctCI(m.ResolvedRate, m.ResolvedCI), pctCI(m.TargetOnlyRate, m.TargetOnlyCI), pct(m.GapRate),
+			m.Applied, m.PatchRejected, m.PatchFailed, m.InfraFailures, m.NotGraded, m.TamperSuspected)
+	}
+	fmt.Fprint(bw, "\n")
+	for _, m := range s.Models {
+		fmt.Fprintf(bw, "- %s: %s\n", mdText(m.Model), gradedText(m))
+	}
+	if len(s.Agents) > 0 {
+		fmt.Fprint(bw, "\n## Attempts\n\n"+
+			"pass@k: the chance that at least one of k attempts resolves a task; pass^k: that all k do "+
+			"(unbiased estimators over the attempts made, on the tasks every attempt was evaluated on).\n\n")
+		fmt.Fprint(bw, "| agent | attempts | tasks | k | pass@k % | pass^k % |\n|---|--:|--:|--:|--:|--:|\n")
+		for _, a := range s.Agents {
+			for _, p := range a.PassK {
+				fmt.Fprintf(bw, "| %s | %d | %d | %d | %s | %s |\n", mdText(a.Agent), a.Attempts, a.Tasks, p.K, pct(p.PassAt), pct(p.PassHat))
+			}
+		}
 	}
 
 	for _, b := range breakdowns {
@@ -49,8 +66,8 @@ func Markdown(w io.Writer, s schemas.EvalSummary) error {
 					continue
 				}
 				fmt.Fprintf(bw, " %s | %s | %s |",
-					fraction(c.Resolved, c.Total, c.ResolvedRate),
-					fraction(c.TargetOnly, c.Total, c.TargetOnlyRate),
+					rateCI(c.ResolvedRate, c.ResolvedCI, c.Total, c.Resolved),
+					rateCI(c.TargetOnlyRate, c.TargetOnlyCI, c.Total, c.TargetOnly),
 					fraction(c.Gap, c.Total, c.GapRate))
 			}
 			fmt.Fprint(bw, "\n")
@@ -64,6 +81,21 @@ func flush(bw *bufio.Writer) error {
 		return fmt.Errorf("evalreport: %w", err)
 	}
 	return nil
+}
+
+// pctCI is a rate with its interval: "33.3 (6.1–79.2)".
+func pctCI(rate float64, ci schemas.Interval) string {
+	return pct(rate) + " (" + pct(ci.Low) + "–" + pct(ci.High) + ")"
+}
+
+// gradedText says how many of a model's predictions were graded and why
+// the others were not.
+func gradedText(m schemas.ModelSummary) string {
+	t := fmt.Sprintf("graded %d of %d given", m.Graded, m.Total)
+	if m.Graded == m.Total {
+		return t
+	}
+	return t + fmt.Sprintf(" (%d infrastructure failures, %d not graded)", m.InfraFailures, m.NotGraded)
 }
 
 func fraction(n, total int, rate float64) string {

@@ -44,8 +44,11 @@ func Summarize(reports []schemas.EvalReport) schemas.EvalSummary {
 		case r.Apply.Outcome == schemas.OutcomePatchFailed:
 			m.PatchFailed++
 		}
-		if r.Outcome == schemas.OutcomeInfraFailure {
+		switch {
+		case r.Outcome == schemas.OutcomeInfraFailure:
 			m.InfraFailures++
+		case r.StageI.NotGraded != "" || r.StageII.NotGraded != "":
+			m.NotGraded++
 		}
 		if r.TamperSuspected {
 			m.TamperSuspected++
@@ -67,6 +70,7 @@ func Summarize(reports []schemas.EvalReport) schemas.EvalSummary {
 	for _, name := range names {
 		m := byModel[name]
 		m.EvalCounts = withRates(m.EvalCounts)
+		m.Graded = m.Total - m.InfraFailures - m.NotGraded
 		for _, breakdown := range []map[string]schemas.EvalCounts{m.ByDirection, m.ByLanguage, m.ByCategory, m.ByDifficulty} {
 			for k, c := range breakdown {
 				breakdown[k] = withRates(c)
@@ -74,6 +78,7 @@ func Summarize(reports []schemas.EvalReport) schemas.EvalSummary {
 		}
 		s.Models = append(s.Models, *m)
 	}
+	s.Agents = attemptSummaries(reports)
 	return s
 }
 
@@ -117,8 +122,19 @@ func withRates(c schemas.EvalCounts) schemas.EvalCounts {
 	c.ResolvedRate = percent(c.Resolved, c.Total)
 	c.TargetOnlyRate = percent(c.TargetOnly, c.Total)
 	c.GapRate = percent(c.Gap, c.Total)
+	c.ResolvedCI = interval(c.Resolved, c.Total)
+	c.TargetOnlyCI = interval(c.TargetOnly, c.Total)
 	return c
 }
+
+// interval is the 95% Wilson interval of n of total, in percent rounded
+// like the rates.
+func interval(n, total int) schemas.Interval {
+	lo, hi := Wilson(n, total)
+	return schemas.Interval{Low: round1(100 * lo), High: round1(100 * hi)}
+}
+
+func round1(v float64) float64 { return math.Round(10*v) / 10 }
 
 // percent is n of total as a percentage rounded to one decimal; 0 for an
 // empty set rather than NaN, which JSON cannot carry.

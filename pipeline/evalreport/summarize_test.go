@@ -55,7 +55,26 @@ func cats(c ...string) func(*schemas.EvalReport) {
 
 func counts(total, resolved, targetOnly int, resolvedRate, targetOnlyRate, gapRate float64) schemas.EvalCounts {
 	return schemas.EvalCounts{Total: total, Resolved: resolved, TargetOnly: targetOnly, Gap: targetOnly - resolved,
-		ResolvedRate: resolvedRate, TargetOnlyRate: targetOnlyRate, GapRate: gapRate}
+		ResolvedRate: resolvedRate, TargetOnlyRate: targetOnlyRate, GapRate: gapRate,
+		ResolvedCI: handWilson(resolved, total), TargetOnlyCI: handWilson(targetOnly, total)}
+}
+
+// handWilson holds the 95% Wilson intervals the summaries below need,
+// worked out by hand from center ± half with z = 1.96:
+// center = (p + z²/2n)/(1 + z²/n), half = z/(1 + z²/n)·√(p(1−p)/n + z²/4n²).
+// For 1 of 3: p = 1/3, z²/n = 1.2805, center = 0.6168/2.2805 = 0.2705,
+// half = 0.8594·√(0.0741 + 0.1067) = 0.3655, so 6.1–79.2 (%).
+func handWilson(k, n int) schemas.Interval {
+	iv, ok := map[[2]int]schemas.Interval{
+		{1, 3}: {Low: 6.1, High: 79.2}, {2, 3}: {Low: 20.8, High: 93.9},
+		{1, 2}: {Low: 9.5, High: 90.5}, {2, 2}: {Low: 34.2, High: 100},
+		{1, 1}: {Low: 20.7, High: 100}, {0, 1}: {Low: 0, High: 79.3},
+		{1, 5}: {Low: 3.6, High: 62.4}, {2, 4}: {Low: 15, High: 85},
+	}[[2]int{k, n}]
+	if !ok {
+		return schemas.Interval{Low: -1, High: -1} // no hand value: the test fails
+	}
+	return iv
 }
 
 func TestSummarize(t *testing.T) {
@@ -110,6 +129,9 @@ func TestSummarize(t *testing.T) {
 				if want := [4]int{2, 1, 2, 1}; got != want {
 					t.Errorf("applied, rejected, failed, infra = %v, want %v", got, want)
 				}
+				if m.Graded != 4 || m.NotGraded != 0 {
+					t.Errorf("graded %d, not graded %d; want 4 (5 given, 1 infra failure), 0", m.Graded, m.NotGraded)
+				}
 				if want := counts(5, 1, 1, 20, 20, 0); m.EvalCounts != want {
 					t.Errorf("overall = %+v, want %+v", m.EvalCounts, want)
 				}
@@ -156,11 +178,24 @@ func TestSummarize(t *testing.T) {
 			},
 		},
 		{
+			name: "a run not graded is neither graded nor an infra failure",
+			reports: []schemas.EvalReport{
+				verdict("m", "unresolved", func(r *schemas.EvalReport) { r.StageI.NotGraded = "changed the task's test sources (x_test.go)" }),
+				verdict("m", "infra"), verdict("m", "resolved"),
+			},
+			check: func(t *testing.T, s schemas.EvalSummary) {
+				m := s.Models[0]
+				if got := [3]int{m.Graded, m.NotGraded, m.InfraFailures}; got != [3]int{1, 1, 1} {
+					t.Errorf("graded, not graded, infra = %v, want [1 1 1]", got)
+				}
+			},
+		},
+		{
 			name:    "no reports: no models, and an empty list rather than null",
 			reports: nil,
 			check: func(t *testing.T, s schemas.EvalSummary) {
 				b, _ := json.Marshal(s)
-				if string(b) != `{"models":[]}` {
+				if string(b) != `{"models":[],"agents":[]}` {
 					t.Errorf("summary = %s", b)
 				}
 			},

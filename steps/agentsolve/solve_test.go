@@ -1,0 +1,260 @@
+package agentsolve
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/steps/checkout"
+)
+
+// The masked task every agent below starts from.
+var taskFiles = map[string]string{
+	"w.go":        "package w\n\nfunc One() string { return \"\" }\n",
+	"w_test.go":   "package w\n\n// the task's test\n",
+	"old.txt":     "old\n",
+	"moved.txt":   strings.Repeat("a line that stays the same when the file moves\n", 10),
+	"run.sh":      "#!/bin/sh\n",
+	"sub/keep.go": "package sub\n",
+}
+
+// solveCase is one scripted agent: a shell script run in the workspace.
+type solveCase struct {
+	name, script string
+	wall         string
+	want         Result // Files, DroppedTestFiles, Refused (reasons as substrings), ExitCode, TimedOut
+	// after holds files the patch, applied to the masked tree, must give
+	// ("" for absent).
+	after map[string]string
+}
+
+func solveCases() []solveCase {
+	none := []string{}
+	return []solveCase{
+		{
+			name: "every kind of change is in the patch",
+			script: `printf 'package w\n\nfunc One() string { return "one" }\n' > w.go
+printf 'new\n' > new.txt
+rm old.txt
+git mv -q moved.txt renamed.txt 2>/dev/null || mv moved.txt renamed.txt
+chmod +x sub/keep.go
+printf '\000\001\002' > blob.bin
+ln -s w.go link.go`,
+			want: Result{Files: []string{"blob.bin", "link.go", "new.txt", "old.txt", "renamed.txt", "sub/keep.go", "w.go"}, DroppedTestFiles: none},
+			after: map[string]string{"w.go": "package w\n\nfunc One() string { return \"one\" }\n", "new.txt": "new\n", "old.txt": "",
+				"moved.txt": "", "renamed.txt": taskFiles["moved.txt"], "blob.bin": "\x00\x01\x02", "link.go": "-> w.go", "sub/keep.go": "x package sub\n"},
+		},
+		{
+			name:   "test files are dropped and listed, the rest kept",
+			script: `echo '// forged' >> w_test.go; printf 'package w\n' > extra_test.go; echo 'x' > notes.txt`,
+			want:   Result{Files: []string{"notes.txt"}, DroppedTestFiles: []string{"extra_test.go", "w_test.go"}},
+			after:  map[string]string{"w_test.go": taskFiles["w_test.go"], "extra_test.go": "", "notes.txt": "x\n"},
+		},
+		{
+			name:   "a big file and a nested repository are refused",
+			script: `head -c 5000 /dev/zero > big.dat; mkdir -p vendor/x/.git; echo c > vendor/x/.git/config; echo ok > small.txt`,
+			want: Result{Files: []string{"small.txt"}, DroppedTestFiles: none,
+				Refused: []Refusal{{Path: "big.dat", Reason: "over the limit of 4096"}, {Path: "vendor/x/.git", Reason: "nested git repository"}}},
+			after: map[string]string{"big.dat": "", "small.txt": "ok\n"},
+		},
+		{
+			name:   "the workspace's own git is not the baseline",
+			script: `echo changed > old.txt; rm -rf .git; git init -q; echo changed > moved.txt`,
+			want:   Result{Files: []string{"moved.txt", "old.txt"}, DroppedTestFiles: none},
+		},
+		{
+			name:   "the contract: instruction, task and target in the environment",
+			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; exit 3`,
+			want:   Result{Files: []string{"env.txt", "instruction.md"}, DroppedTestFiles: none, ExitCode: 3},
+			after:  map[string]string{"env.txt": "r-1 linux windows 2 7\nagent notes\n"},
+		},
+		{
+			name:   "out of time: killed, and what it wrote is still the patch",
+			script: `echo early > early.txt; sleep 30; echo late > late.txt`,
+			wall:   "2s",
+			want:   Result{Files: []string{"early.txt"}, DroppedTestFiles: none, ExitCode: -1, TimedOut: true},
+		},
+	}
+}
+
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		perm := os.FileMode(0o644)
+		if strings.HasSuffix(name, ".sh") {
+			perm = 0o755
+		}
+		if err := os.WriteFile(p, []byte(content), perm); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSolve(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := t.TempDir()
+	// An osbench running as root runs the agent as an unprivileged user,
+	// who must be able to reach the work dirs under the cache.
+	for _, d := range []string{filepath.Dir(root), root} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := cache.Open(filepath.Join(root, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(root, "task")
+	writeTree(t, src, taskFiles)
+	notes := filepath.Join(root, "notes")
+	if err := os.WriteFile(notes, []byte("agent notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := checkout.HashLocal(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []*engine.Step{{
+		ID: "r/checkout", Kind: checkout.Kind, Group: "r",
+		Config: []engine.Field{{Name: "tree", Value: tree}},
+		Local:  map[string]string{checkout.LocalPath: src},
+	}}
+	cases := solveCases()
+	for _, tc := range cases {
+		wall := tc.wall
+		if wall == "" {
+			wall = "1m"
+		}
+		cfg := Config{
+			InstanceID: "r-1", TaskDigest: "sha256:0", ProblemStatement: "Port r to Linux.", Language: "go", Source: "windows", Target: "linux",
+			TargetTest: []string{"go", "test", "./..."}, Host: "linux", InstructionVersion: InstructionVersion, Attempt: 2,
+			Executor: "local", MaxFileBytes: 4096,
+			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7,
+				Files: map[string]string{"notes": FileDigest([]byte("agent notes\n"))}},
+		}
+		steps = append(steps, &engine.Step{
+			ID: "r/solve/" + tc.name, Kind: Kind, Group: "r",
+			Config: engine.Fields(cfg, func(string) string { return "test" }),
+			Inputs: []engine.Input{{Name: InputSource, Step: "r/checkout"}},
+			Local:  map[string]string{LocalFilePrefix + "notes": notes},
+		})
+	}
+	g, err := engine.NewGraph(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(c, engine.Options{Jobs: 2, KeepGoing: true})
+	rep, err := eng.Build(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := rep.Step("r/solve/" + tc.name)
+			if res.Status != engine.StatusRan {
+				t.Fatalf("status %s: %s", res.Status, res.Error)
+			}
+			arts, err := eng.Artifacts(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got Result
+			if err := arts.DecodeJSON(OutputResult, &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Refused) != len(tc.want.Refused) {
+				t.Errorf("refused = %+v, want %+v", got.Refused, tc.want.Refused)
+			} else {
+				for i, r := range tc.want.Refused {
+					if got.Refused[i].Path != r.Path || !strings.Contains(got.Refused[i].Reason, r.Reason) {
+						t.Errorf("refused[%d] = %+v, want %+v", i, got.Refused[i], r)
+					}
+				}
+			}
+			if !reflect.DeepEqual(got.Files, tc.want.Files) || !reflect.DeepEqual(got.DroppedTestFiles, tc.want.DroppedTestFiles) ||
+				got.ExitCode != tc.want.ExitCode || got.TimedOut != tc.want.TimedOut {
+				t.Errorf("solve.json = files %q, dropped %q, exit %d, timed out %t; want %q, %q, %d, %t",
+					got.Files, got.DroppedTestFiles, got.ExitCode, got.TimedOut,
+					tc.want.Files, tc.want.DroppedTestFiles, tc.want.ExitCode, tc.want.TimedOut)
+			}
+			patch, err := arts.Bytes(OutputPatch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.PatchDigest != FileDigest(patch) {
+				t.Errorf("patch digest %s does not match the patch", got.PatchDigest)
+			}
+			checkApplies(t, patch, tc.after)
+		})
+	}
+	if inst, err := Instruction(Config{InstanceID: "r-1", Source: "windows", Target: "linux", Host: "linux", TargetTest: []string{"go", "test"}, MaxFileBytes: 9}); err != nil ||
+		!strings.Contains(inst, "make the repository's tests pass on linux without breaking\nwindows") || !strings.Contains(inst, "    go test\n") {
+		t.Errorf("instruction: %v\n%s", err, inst)
+	}
+
+	// A second build runs nothing: every solve is a hit.
+	rep2, err := engine.New(c, engine.Options{Jobs: 2, KeepGoing: true}).Build(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep2.Steps {
+		if s.Status != engine.StatusHit {
+			t.Errorf("second build: %s %s", s.ID, s.Status)
+		}
+	}
+}
+
+// checkApplies applies patch with git apply to a fresh copy of the task and
+// checks the files of after ("-> X" a link to X, "x " an executable file).
+func checkApplies(t *testing.T, patch []byte, after map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, taskFiles)
+	if len(patch) > 0 {
+		cmd := exec.Command("git", "apply", "--binary", "-")
+		cmd.Dir, cmd.Stdin = dir, strings.NewReader(string(patch))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git apply: %v: %s\n%s", err, out, patch)
+		}
+	}
+	for name, want := range after {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		info, err := os.Lstat(p)
+		switch {
+		case want == "":
+			if err == nil {
+				t.Errorf("%s exists, want it absent", name)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var got string
+		if info.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			got = "-> " + target
+		} else {
+			b, _ := os.ReadFile(p)
+			got = string(b)
+			if info.Mode()&0o100 != 0 && !strings.HasSuffix(name, ".sh") {
+				got = "x " + got
+			}
+		}
+		if got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}
