@@ -46,6 +46,10 @@ type Task struct {
 	// Group is the part of a split direction this task restores (the
 	// manifest's split); absent when the direction is one task.
 	Group *TaskGroup `json:"group,omitempty"`
+	// LockedDeps is the repository's locked dependency set, which the
+	// evaluation fetches and a patch may not leave; absent for languages
+	// without lock files (C, C++) and in tasks built before it existed.
+	LockedDeps *LockedDeps `json:"locked_deps,omitempty"`
 }
 
 // RepositoryName is the manifest's repository name, also for task lines

@@ -8,6 +8,7 @@ import (
 	_ "github.com/osbench/osbench/steps/agentsolve"    // solve
 	_ "github.com/osbench/osbench/steps/checkout"      // checkout
 	_ "github.com/osbench/osbench/steps/covimport"     // coverage
+	_ "github.com/osbench/osbench/steps/depset"        // deps
 	_ "github.com/osbench/osbench/steps/diffcov"       // diffcov
 	_ "github.com/osbench/osbench/steps/maskrepo"      // mask, mask-retry
 	_ "github.com/osbench/osbench/steps/patchapply"    // apply

@@ -8,11 +8,12 @@
 # tests are left out with libtest's --skip, which --exact makes match whole
 # names, as the go and ctest skips do.
 #
-# Dependencies: `cargo fetch --locked` downloads what Cargo.lock pins
-# (versions and checksums; a crate source always has a Cargo.lock) for the
-# platform's target into CARGO_HOME, which osbench sets to one shared
-# download cache (like Go's module cache; a fetch of what is already there
-# downloads nothing); the build and the tests then run --offline. The
+# Dependencies: before this script runs, osbench itself fetches what
+# Cargo.lock pins (`cargo fetch --locked`, versions and checksums; a crate
+# source always has a Cargo.lock) into CARGO_HOME, one shared download
+# cache (like Go's module cache), from a copy of the lock files that holds
+# no code of the repository (steps/testrun/fetch.go). The build and the
+# tests then run --frozen: offline, and with Cargo.lock as it is. The
 # target directory lives in the scratch copy of the repository, so nothing
 # that was built is kept between runs.
 #
@@ -57,7 +58,6 @@ locals {
     read -ra platform_flags <<<"$5"
     shift 5
     export CARGO_HOME="$${CARGO_HOME:-$PWD/_osbench_cargo_home}" CARGO_TARGET_DIR="$PWD/_osbench_target" CARGO_INCREMENTAL=0
-    cargo fetch --locked $${target:+--target "$target"} >&2
     llvm=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
     profiles="$PWD/_osbench_profraw"
     rm -rf "$profiles"
@@ -68,12 +68,12 @@ locals {
     export CARGO_ENCODED_RUSTFLAGS CARGO_ENCODED_RUSTDOCFLAGS
     export LLVM_PROFILE_FILE="$host_prefix$profiles/$profile_name"
     status=0
-    cargo test --offline --no-fail-fast $${target:+--target "$target"} -- --exact "$@" 2>&1 || status=$?
+    cargo test --frozen --no-fail-fast $${target:+--target "$target"} -- --exact "$@" 2>&1 || status=$?
     # The test programs, named by cargo once more (nothing is rebuilt).
     objects=()
     while IFS= read -r program; do
       objects+=(--object "$program")
-    done < <(cargo test --offline --no-run --message-format=json $${target:+--target "$target"} 2>/dev/null |
+    done < <(cargo test --frozen --no-run --message-format=json $${target:+--target "$target"} 2>/dev/null |
       grep -o '"executable":"[^"]*"' | sed 's/^"executable":"//; s/"$//' || true)
     shopt -s nullglob
     raw=("$profiles"/*.profraw*)

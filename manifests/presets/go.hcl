@@ -11,6 +11,10 @@ preset "go" {
       # `go test` compiles every package it tests, so there is no separate
       # build command: a package that does not compile is reported by the
       # go-test-json parser as build-failed for each of its tests.
+      # It runs offline: osbench fetches the modules go.mod and go.sum
+      # pin (and the pinned toolchain) first, and then runs this command
+      # with the module cache as its only proxy, read-only, and -mod=mod
+      # (plugins/toolenv.Offline).
       command = concat(
         [
           "go", "test",

@@ -14,10 +14,12 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/plugins/coverage"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/toolprobe"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/depset"
 	"github.com/osbench/osbench/steps/taskbuild"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
@@ -50,8 +52,10 @@ type Facts interface {
 	Tools(user, language string) (string, error)
 }
 
-// Step IDs are "<repository>/checkout" and "<repository>/<platform>/<kind>".
+// Step IDs are "<repository>/checkout", "<repository>/deps" and
+// "<repository>/<platform>/<kind>".
 func checkoutID(repo string) string                 { return repo + "/checkout" }
+func depsID(repo string) string                     { return repo + "/" + depset.Kind }
 func extraCheckoutID(repo, name string) string      { return repo + "/checkout/" + name }
 func platformID(repo, platform, kind string) string { return repo + "/" + platform + "/" + kind }
 
@@ -110,6 +114,14 @@ func (c *compiler) repository(ctx context.Context, r *manifests.Repository) ([]*
 		co.Config = append(co.Config, engine.Fields(struct {
 			Extras []checkout.Extra `json:"extras"`
 		}{extras}, func(string) string { return src("extra_source." + r.ExtraSources[0].Name) })...)
+	}
+	if deps.Locks(r.Language) {
+		steps = append(steps, depsStep(depsID(r.Name), checkoutID(r.Name), r.Name, r.Language, func(field string) string {
+			if field == "language" {
+				return rangeString(r.Ranges, "language")
+			}
+			return ""
+		}))
 	}
 	tests := map[string]*engine.Step{} // platform → its test step, when it has coverage
 	platforms := map[string]*manifests.Platform{}
@@ -196,6 +208,9 @@ func (c *compiler) platform(ctx context.Context, r *manifests.Repository, p *man
 		},
 		Exports: []engine.Export{{Output: "tests.json", Path: out + "tests.json"}, runLogExport(out, 1)},
 		Config:  testFields(r.Name, p.Name, r.Language, environment(p), testSource(r, at, "timeout")),
+	}
+	if deps.Locks(r.Language) {
+		test.Inputs = append(test.Inputs, depsInput(depsID(r.Name)))
 	}
 	testCfg := testConfig(r.Name, p.Name, r.Language, environment(p))
 	steps := []*engine.Step{tc, test}
@@ -495,4 +510,21 @@ func sourceFields(s manifests.Source, at func(field string) string) []engine.Fie
 		Git: s.Git, Commit: s.Commit, GoModule: s.GoModule, Sum: s.Sum, Crate: s.Crate,
 		Debian: s.Debian, Packaging: s.Packaging, Suite: s.Suite, Archive: s.Archive, SHA256: s.SHA256,
 	}, at)
+}
+
+// depsStep is the locked dependency set of the tree a checkout gives: the
+// repository's (build) or a task's (evaluation, never a patched tree).
+func depsStep(id, checkout, group, language string, source func(field string) string) *engine.Step {
+	return &engine.Step{
+		ID: id, Kind: depset.Kind, Group: group,
+		Config: engine.Fields(depset.Config{Language: language, Rules: deps.Version}, source),
+		Inputs: []engine.Input{{Name: depset.InputSource, Step: checkout}},
+	}
+}
+
+// depsInput is a test step's input of the skeleton the fetch runs in:
+// only that result enters its key, so the complete, masked and patched
+// trees' runs, whose lock files are the same, are keyed alike.
+func depsInput(step string) engine.Input {
+	return engine.Input{Name: testrun.InputDeps, Step: step, Result: depset.OutputLock}
 }

@@ -42,8 +42,14 @@ func TestCompileExamples(t *testing.T) {
 	if test == nil {
 		t.Fatalf("no pathsep/linux/test among %d steps", len(steps))
 	}
-	if len(test.Inputs) != 2 || test.Inputs[0].Step != "pathsep/checkout" || test.Inputs[1].Step != "pathsep/linux/toolchain" {
+	// The deps input reads the skeleton only: the complete, masked and
+	// patched trees' runs key alike.
+	if len(test.Inputs) != 3 || test.Inputs[0].Step != "pathsep/checkout" || test.Inputs[1].Step != "pathsep/linux/toolchain" ||
+		test.Inputs[2] != (engine.Input{Name: "deps", Step: "pathsep/deps", Result: "lock"}) {
 		t.Errorf("test inputs = %+v", test.Inputs)
+	}
+	if c := byID["cpath/linux/test"]; c == nil || len(c.Inputs) != 2 || byID["cpath/deps"] != nil {
+		t.Errorf("a C repository has no deps step and its runs no deps input: %+v", c)
 	}
 	if test.Exports[0].Path != "runs/pathsep/linux/tests.json" {
 		t.Errorf("exports = %+v", test.Exports)

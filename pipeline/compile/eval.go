@@ -9,9 +9,11 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
 	"github.com/osbench/osbench/pipeline/predictions"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/toolprobe"
 	"github.com/osbench/osbench/steps/checkout"
+	"github.com/osbench/osbench/steps/depset"
 	"github.com/osbench/osbench/steps/patchapply"
 	"github.com/osbench/osbench/steps/tamperscan"
 	"github.com/osbench/osbench/steps/testrun"
@@ -60,6 +62,7 @@ func NewEvaluation(tasks []predictions.Task, opts Options) *Evaluation {
 }
 
 func taskCheckoutID(instance string) string { return "task/" + instance + "/checkout" }
+func taskDepsID(instance string) string     { return "task/" + instance + "/" + depset.Kind }
 func taskToolchainID(instance, platform string) string {
 	return "task/" + instance + "/" + platform + "/" + toolchain.Kind
 }
@@ -85,6 +88,12 @@ func (ev *Evaluation) ApplySteps(preds []EvalPrediction) ([]*engine.Step, error)
 				Config: engine.Fields(checkout.Config{Tree: tree}, func(string) string { return t.Where }),
 				Local:  map[string]string{checkout.LocalPath: t.RepoDir},
 			})
+			if deps.Locks(t.Language) {
+				// The fetch downloads what the task's lock files pin,
+				// whatever the patch did to its own.
+				steps = append(steps, depsStep(taskDepsID(t.InstanceID), taskCheckoutID(t.InstanceID), t.InstanceID, t.Language,
+					func(string) string { return t.Where }))
+			}
 		}
 		steps = append(steps, &engine.Step{
 			ID: p.ApplyID(), Kind: patchapply.Kind, Group: p.InstanceID,
@@ -184,6 +193,9 @@ func (ev *Evaluation) platformSteps(ctx context.Context, t *predictions.Task, p 
 			{Name: testrun.InputSource, Step: p.ApplyID(), Result: patchapply.OutputSource},
 			{Name: testrun.InputToolchain, Step: tc.ID},
 		},
+	}
+	if deps.Locks(t.Language) {
+		test.Inputs = append(test.Inputs, depsInput(taskDepsID(t.InstanceID)))
 	}
 	return tc, test, nil
 }

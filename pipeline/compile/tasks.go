@@ -4,6 +4,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/manifests"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/lang"
 	_ "github.com/osbench/osbench/plugins/lang/all" // the languages' build checks
 	"github.com/osbench/osbench/plugins/lm"
@@ -194,6 +195,9 @@ func (c *compiler) chain(r *manifests.Repository, d manifests.Direction, at func
 			{Output: "outcome.json", Path: "tasks/" + id + "/outcome.json"},
 			{Output: "repo", Path: "tasks/" + id + "/repo", Optional: true},
 		},
+	}
+	if deps.Locks(r.Language) {
+		task.Inputs = append(task.Inputs, engine.Input{Name: taskbuild.InputDeps, Step: depsID(r.Name)})
 	}
 	if group != nil {
 		// The config holds the group's index and count only: its regions

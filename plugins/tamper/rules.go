@@ -21,6 +21,8 @@ const (
 	RuleGoTestMain     = "go-testmain"
 	RuleCMakeTests     = "cmake-test-definition"
 	RuleCargoTests     = "cargo-test-definition"
+	RuleCargoProgram   = "cargo-config-program"
+	RuleBuildDownload  = "build-time-download"
 	RuleBinaryContent  = "binary-content"
 	RuleTestDefinition = "test-definition-file"
 )
@@ -103,6 +105,36 @@ var lineRules = []lineRule{
 		pattern:    regexp.MustCompile(`^\s*runner\s*=|\.runner\s*=`),
 		files:      isCargoConfig,
 		removedToo: true},
+	// The keys of a .cargo/config that run or choose programs at build
+	// time, set the environment of what cargo runs, or change where
+	// dependencies come from. The test step overrides the program keys
+	// by environment (toolenv.Offline) and the apply step refuses new
+	// [patch] and paths entries; the finding says someone tried.
+	{id: RuleCargoProgram, reason: "sets a program cargo runs or an environment it gives them (rustc-wrapper, rustc, rustdoc, linker, rustflags, [env], [patch], [source])",
+		pattern:    regexp.MustCompile(`^\s*((build\.|target\.\S+\.)?(rustc-wrapper|rustc-workspace-wrapper|rustc|rustdoc|linker|ar|rustflags|rustdocflags|credential-provider|global-credential-providers|paths|replace-with|registry|directory|local-registry)\s*=|\[\s*(env|patch|source|registries|registry|host|credential-alias)\b|env\.)`),
+		files:      isCargoConfig,
+		removedToo: true},
+	// Build files that download: the way back to the original sources
+	// when a build can reach the network (builds run without it when
+	// osbench is root; elsewhere this finding is what is left).
+	{id: RuleBuildDownload, reason: "downloads at build time (a URL fetch in a build script or CMake file)",
+		pattern: regexp.MustCompile(`(?i)\bfile\s*\(\s*DOWNLOAD\b|\bFetchContent_Declare\b|\bExternalProject_Add\b|\b(curl|wget)\b|TcpStream::connect|\b(reqwest|ureq|attohttpc)::|index\.crates\.io|static\.crates\.io|proxy\.golang\.org`),
+		files:   isBuildScript},
+}
+
+// isBuildScript reports files whose code runs when the repository is
+// built: CMake files, cargo build scripts, shell and make files.
+func isBuildScript(p string) bool {
+	base := path.Base(p)
+	switch {
+	case isCMake(p), base == "build.rs", base == "Makefile", base == "GNUmakefile", base == "configure.ac", base == "Makefile.am":
+		return true
+	}
+	switch path.Ext(base) {
+	case ".sh", ".mk", ".bash":
+		return true
+	}
+	return false
 }
 
 // isCargoConfig reports cargo's configuration files, which can name a

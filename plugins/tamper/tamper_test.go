@@ -182,6 +182,22 @@ func TestScanFlagsForgeries(t *testing.T) {
 		{name: "cargo runner",
 			after: map[string]string{".cargo/config.toml": "[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n"},
 			file:  ".cargo/config.toml", want: []string{RuleCargoTests}},
+		{name: "cargo rustc wrapper",
+			after: map[string]string{".cargo/config.toml": "[build]\nrustc-wrapper = \"tools/fetch-original.sh\"\n"},
+			file:  ".cargo/config.toml", want: []string{RuleCargoProgram}},
+		{name: "cargo [env] and a dotted linker",
+			after: map[string]string{".cargo/config": "target.x86_64-unknown-linux-gnu.linker = \"./ld\"\n[env]\nLD_PRELOAD = \"x.so\"\n"},
+			file:  ".cargo/config", want: []string{RuleCargoProgram}},
+		{name: "cargo [patch] in config",
+			after: map[string]string{".cargo/config.toml": "[patch.crates-io]\nrsplat = { git = \"https://example.com/rsplat\" }\n"},
+			file:  ".cargo/config.toml", want: []string{RuleCargoProgram}},
+		{name: "CMake downloads the original",
+			before: map[string]string{"CMakeLists.txt": cmake},
+			after:  map[string]string{"CMakeLists.txt": cmake + "execute_process(COMMAND curl -sSL https://deb.debian.org/x.orig.tar.gz -o orig.tgz)\n"},
+			file:   "CMakeLists.txt", want: []string{RuleBuildDownload}},
+		{name: "build.rs connects to the crates index",
+			after: map[string]string{"build.rs": "use std::net::TcpStream;\nfn main() {\n    let _ = TcpStream::connect(\"index.crates.io:443\");\n}\n"},
+			file:  "build.rs", want: []string{RuleBuildDownload}},
 		{name: "binary content",
 			after: map[string]string{"lib/forge.o": "\x7fELF\x00\x00\x01\x02\x00\x00"},
 			file:  "lib/forge.o", want: []string{RuleBinaryContent}},
@@ -401,7 +417,7 @@ func TestRulesListed(t *testing.T) {
 	}
 	for _, id := range []string{RuleGoOutput, RuleLibtestOutput, RuleCTestOutput, RuleTAPOutput, RuleJUnitOutput, RuleFraming,
 		RuleHarnessProbe, RuleInitTimeCode, RuleInitExit, RuleInitOutput, RuleGoTestMain, RuleCMakeTests, RuleCargoTests,
-		RuleBinaryContent, RuleTestDefinition} {
+		RuleCargoProgram, RuleBuildDownload, RuleBinaryContent, RuleTestDefinition} {
 		if !ids[id] {
 			t.Errorf("rule %s is not listed", id)
 		}

@@ -110,6 +110,25 @@ func TestTaskMatchesSchema(t *testing.T) {
 	if err := schematest.Validate(t, schema, withEvidence); err != nil {
 		t.Fatalf("task with an evidence record rejected: %v", err)
 	}
+	locked := pathsepTask(t)
+	locked.LockedDeps = &schemas.LockedDeps{Digest: "sha256:" + strings.Repeat("ef", 32), Files: []string{"go.mod", "go.sum"},
+		Dependencies: []string{"golang.org/x/sys@v0.15.0"}}
+	if err := schematest.Validate(t, schema, locked); err != nil {
+		t.Fatalf("task with a locked set rejected: %v", err)
+	}
+	for name, bad := range map[string]*schemas.LockedDeps{
+		"digest":       {Digest: "abc", Files: []string{}, Dependencies: []string{}},
+		"absolute":     {Digest: locked.LockedDeps.Digest, Files: []string{"/go.sum"}, Dependencies: []string{}},
+		"no list":      {Digest: locked.LockedDeps.Digest, Files: []string{}},
+		"duplicates":   {Digest: locked.LockedDeps.Digest, Files: []string{}, Dependencies: []string{"a@v1", "a@v1"}},
+		"empty module": {Digest: locked.LockedDeps.Digest, Files: []string{}, Dependencies: []string{""}},
+	} {
+		task := pathsepTask(t)
+		task.LockedDeps = bad
+		if err := schematest.Validate(t, schema, task); err == nil {
+			t.Errorf("locked set with a bad %s accepted", name)
+		}
+	}
 	grouped := pathsepTask(t)
 	grouped.Group = &schemas.TaskGroup{Index: 2, Of: 3, FeatureGroups: []string{"drive_letters"}, Files: []string{"pathsep.go"}, Regions: 1, Lines: 5}
 	grouped.InstanceID = GroupInstanceID("pathsep", "linux", "windows", grouped.Group)

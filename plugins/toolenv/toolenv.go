@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -73,6 +74,101 @@ func Env(stateDir StateDir, workDir, language, version, platform string) (env, w
 		"GOENV=off",
 	)
 	return env, []string{gocache, modcache}, nil
+}
+
+// Offline turns Env's environment into the one of commands that run
+// repository or patch code (builds, tests, a mask's build check): they find
+// their dependencies where the fetch put them and download nothing.
+// It returns the environment, the directories they write and those they
+// only read (executors.Cmd.ReadOnlyDirs).
+//
+// Go: GOPROXY is the module cache's own download directory (a file://
+// proxy), GOSUMDB is off and -mod=mod lets the go command complete go.sum
+// from what is cached. GOPROXY=off would do for the modules, but not for
+// the pinned toolchain: the go command checks a toolchain module against
+// the checksum database even when it is cached and GOSUMDB is off, except
+// when GOPROXY is a lone file:// URL (cmd/go/internal/modfetch/sumdb.go),
+// and the fetch (`go mod download` under GOTOOLCHAIN) has put it there.
+// GOMODCACHE becomes read-only; GOCACHE stays writable (the go command
+// runs no code of the patch).
+//
+// Rust: CARGO_NET_OFFLINE, which beats any .cargo/config, and the program
+// keys of a .cargo/config overridden by variables, which beat config files
+// too: no rustc wrapper (an empty RUSTC_WRAPPER disables a configured
+// one), rustc and rustdoc from PATH, the host's linker. Test runners are
+// the executor's (its test sandbox) and the preset's. CARGO_HOME becomes
+// copy-on-write (executors.Cmd.CopyOnWriteDirs): cargo writes it even
+// offline, and a build script's writes must reach no later command.
+func Offline(env, writable []string, language string) (offEnv, offWritable, readOnly, copyOnWrite []string) {
+	switch language {
+	case "go":
+		modcache, _ := lookup(env, "GOMODCACHE")
+		env = set(env, "GOPROXY", "file://"+filepath.ToSlash(filepath.Join(modcache, "cache", "download")))
+		env = set(env, "GOSUMDB", "off")
+		env = unset(env, "GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE", "GOINSECURE")
+		flags, _ := lookup(env, "GOFLAGS")
+		env = set(env, "GOFLAGS", strings.TrimSpace(flags+" -mod=mod"))
+		for _, d := range writable {
+			if d == modcache {
+				readOnly = append(readOnly, d)
+			} else {
+				offWritable = append(offWritable, d)
+			}
+		}
+		return env, offWritable, readOnly, nil
+	case "rust":
+		for _, kv := range [][2]string{
+			{"CARGO_NET_OFFLINE", "true"},
+			{"RUSTC_WRAPPER", ""},
+			{"RUSTC_WORKSPACE_WRAPPER", ""},
+			{"RUSTC", "rustc"},
+			{"RUSTDOC", "rustdoc"},
+			// The host's linker (build scripts and proc macros link
+			// for it on every platform) is cargo's default; another
+			// target's is the preset's, set in the platform's env.
+			{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER", "cc"},
+		} {
+			env = set(env, kv[0], kv[1])
+		}
+		// CARGO_HOME is written by cargo even offline (it extracts crate
+		// sources and takes a lock there): copy-on-write, so what a build
+		// script writes reaches no other command.
+		home, _ := lookup(env, "CARGO_HOME")
+		for _, d := range writable {
+			if d == home {
+				copyOnWrite = append(copyOnWrite, d)
+			} else {
+				offWritable = append(offWritable, d)
+			}
+		}
+		return env, offWritable, nil, copyOnWrite
+	}
+	return env, writable, nil, nil
+}
+
+func lookup(env []string, name string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// set replaces every entry of name with one name=value.
+func set(env []string, name, value string) []string {
+	return append(unset(env, name), name+"="+value)
+}
+
+func unset(env []string, names ...string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Executor creates the named executor with its state under the cache.

@@ -44,3 +44,49 @@ func TestEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestOffline(t *testing.T) {
+	state := t.TempDir()
+	stateDir := func(parts ...string) (string, error) { return filepath.Join(append([]string{state}, parts...)...), nil }
+	tests := []struct {
+		language string
+		want     []string // entries that must be there
+		gone     []string // variables that must not
+		writable int
+		readOnly []string
+		cow      []string
+	}{
+		{"go", []string{
+			"GOPROXY=file://" + filepath.ToSlash(filepath.Join(state, "go", "mod-cache", "cache", "download")),
+			"GOSUMDB=off", "GOFLAGS=-modcacherw -mod=mod", "GOTOOLCHAIN=go1.25.0",
+		}, []string{"GONOSUMDB", "GOPRIVATE"}, 1, []string{filepath.Join(state, "go", "mod-cache")}, nil},
+		{"rust", []string{"CARGO_NET_OFFLINE=true", "RUSTC_WRAPPER=", "RUSTC_WORKSPACE_WRAPPER=", "RUSTC=rustc", "RUSTDOC=rustdoc",
+			"CARGO_HOME=" + filepath.Join(state, "cargo", "home")}, nil, 0, nil, []string{filepath.Join(state, "cargo", "home")}},
+		{"c", []string{"PATH="}, []string{"CARGO_NET_OFFLINE", "GOPROXY"}, 0, nil, nil},
+	}
+	for _, tt := range tests {
+		env, writable, err := Env(stateDir, "/w", tt.language, "go1.25.0", "windows")
+		if err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "GONOSUMDB=example.com", "GOPRIVATE=example.com")
+		if tt.language == "c" {
+			env = env[:len(env)-2]
+		}
+		off, w, ro, cow := Offline(env, writable, tt.language)
+		joined := "\n" + strings.Join(off, "\n") + "\n"
+		for _, want := range tt.want {
+			if !strings.Contains(joined, "\n"+want+"\n") && !(strings.HasSuffix(want, "=") && strings.Contains(joined, "\n"+want)) {
+				t.Errorf("%s: %q not in %v", tt.language, want, off)
+			}
+		}
+		for _, name := range tt.gone {
+			if strings.Contains(joined, "\n"+name+"=") {
+				t.Errorf("%s: %s still set: %v", tt.language, name, off)
+			}
+		}
+		if len(w) != tt.writable || !reflect.DeepEqual(ro, tt.readOnly) || !reflect.DeepEqual(cow, tt.cow) {
+			t.Errorf("%s: writable %v read-only %v copy-on-write %v", tt.language, w, ro, cow)
+		}
+	}
+}

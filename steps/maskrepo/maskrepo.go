@@ -26,6 +26,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/mask"
 	"github.com/osbench/osbench/schemas"
@@ -99,7 +100,9 @@ func (kind) Name() string { return Kind }
 // Version 7: test files are plugins/lang's one classification (a Go
 // x_tests.go is masked, files under Foo.Tests/ are not); Rust characters
 // and lifetimes by lang.RustChar; C# masked (plugins/lang/csharp).
-func (kind) Version() string { return "7" }
+// Version 8: the build check runs offline after osbench's fetch of the
+// locked dependencies (plugins/deps, toolenv.Offline).
+func (kind) Version() string { return "8" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -330,14 +333,37 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 	if err != nil {
 		return false, "", err
 	}
+	// The check builds offline, as the test runs do, after osbench's own
+	// fetch of the complete repository's lock files (the mask touches no
+	// lock file): a cache trimmed since the complete runs is filled again.
+	if deps.Locks(cfg.Language) {
+		lock := filepath.Join(rc.WorkDir, fmt.Sprintf("lock-%v", coarse))
+		if err := deps.WriteSkeleton(cfg.Language, dir, lock); err != nil {
+			return false, "", fmt.Errorf("build check: lock files: %w", err)
+		}
+		fetchEx := ex
+		if cfg.Executor == executors.WineName {
+			// The fetch is the host's go or cargo either way; Wine
+			// would only cost a prefix.
+			if fetchEx, err = toolenv.Executor(rc.StateDir, executors.LocalName); err != nil {
+				return false, "", err
+			}
+		}
+		if _, err := deps.Fetch(ctx, fetchEx, cfg.Language, lock, executors.Cmd{
+			Env: env, Timeout: 10 * time.Minute, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
+		}, io.Discard); err != nil {
+			return false, "", fmt.Errorf("build check: %w", err)
+		}
+	}
 	timeout, err := checkTimeout(cfg)
 	if err != nil {
 		return false, "", err
 	}
+	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: toolenv.Merge(env, cfg.Env), Stdout: &out, Stderr: &out,
-		Timeout: timeout, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable,
+		Timeout: timeout, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
 	})
 	if err != nil {
 		return false, "", err

@@ -53,7 +53,8 @@ func (retryKind) Name() string { return RetryKind }
 
 // Version 2: Go's coarse mode returns nil errors.
 // Version 3: as the mask step's version 7.
-func (retryKind) Version() string { return "3" }
+// Version 4: as the mask step's version 8.
+func (retryKind) Version() string { return "4" }
 
 func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg RetryConfig

@@ -26,6 +26,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/lang"
 	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
@@ -68,7 +69,17 @@ func (kind) Name() string { return Kind }
 
 // Version 2: test code inside source files (Rust's #[cfg(test)] items and
 // the files of #[cfg(test)] mod declarations) is put back too.
-func (kind) Version() string { return "2" }
+// Version 3: a patch that adds a dependency outside the task's locked set
+// is rejected (deps.Outside).
+func (kind) Version() string { return "3" }
+
+// outsideReason is the rejection of a patch adding dependencies.
+func outsideReason(outside []string) string {
+	if len(outside) == 1 {
+		return "patch adds dependency " + outside[0] + " not in the task's locked set"
+	}
+	return "patch adds dependencies " + strings.Join(outside, ", ") + " not in the task's locked set"
+}
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -185,6 +196,17 @@ func evaluate(ctx context.Context, patch []byte, pristine, repo string, log io.W
 	}
 	if reason != "" {
 		return reject(reason)
+	}
+	// Builds and tests run offline with the task's locked dependencies:
+	// a patch that names another one would fail to build there for a
+	// reason nobody would see, or, with a network, download the answer
+	// (the task's own published package under another name).
+	outside, err := deps.Outside(pristine, repo)
+	if err != nil {
+		return res, "", fmt.Errorf("locked dependencies: %w", err)
+	}
+	if len(outside) > 0 {
+		return reject(outsideReason(outside))
 	}
 	res.Outcome, res.Method, res.RestoredTestFiles, res.RestoredTestCode = schemas.ApplyApplied, method, restored, code
 	return res, repo, nil

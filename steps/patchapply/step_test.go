@@ -32,6 +32,7 @@ const (
 func taskFiles(outside string) map[string]string {
 	return map[string]string{
 		"w.go":        wGo,
+		"go.mod":      "module w\n\ngo 1.22\n",
 		"w_test.go":   wTest,
 		"a.txt":       aNow,
 		"old/a.txt":   aOld,
@@ -76,6 +77,13 @@ func stepCases(t *testing.T, root string) []stepCase {
 				"diff --git a/doc.txt b/doc.txt\nnew file mode 100644\n--- /dev/null\n+++ b/doc.txt\n@@ -0,0 +1 @@\n+docs\n",
 			want: schemas.ApplyResult{Outcome: "applied", Method: "git-apply", Files: []string{"doc.txt", "w.go"}, RestoredTestFiles: none},
 			tree: map[string]string{"doc.txt": "docs\n", "w.go": strings.Replace(wGo, `"hello"`, `"hi"`, 1), "w_test.go": wTest},
+		},
+		{
+			// The builds run offline with the task's locked set: a new
+			// requirement is refused before anything runs.
+			name:  "dependency outside the locked set",
+			patch: "--- a/go.mod\n+++ b/go.mod\n@@ -1,3 +1,5 @@\n module w\n \n go 1.22\n+\n+require example.com/w v1.0.0\n",
+			want:  schemas.ApplyResult{Outcome: "patch-rejected", Reason: "patch adds dependency example.com/w@v1.0.0 not in the task's locked set", Files: []string{"go.mod"}, RestoredTestFiles: none},
 		},
 		{
 			name:  "three-way",

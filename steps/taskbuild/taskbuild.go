@@ -50,6 +50,10 @@ const (
 	// InputGroup is the split step of the task's group (group.json), for
 	// a direction the manifest splits; absent otherwise.
 	InputGroup = "group"
+	// InputDeps is the deps step of the repository (its locked set,
+	// schemas.LockedDepsResult), for languages with lock files; absent
+	// otherwise.
+	InputDeps = "deps"
 )
 
 // GroupRef names a group of a split direction in configurations, where
@@ -140,7 +144,8 @@ func (taskKind) Name() string { return Kind }
 // is empty").
 // A group of a split direction (Config.Group) enters the key through the
 // configuration; a direction that is not split computes what version 7 did.
-func (taskKind) Version() string { return "9" }
+// Version 10: tasks record their locked dependency set (InputDeps).
+func (taskKind) Version() string { return "10" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -279,6 +284,9 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 				cfg.Source: platformEvidence(in.SourceComplete, out.Labels.PassOnSource),
 			},
 			Group: out.Group,
+		}
+		if out.Task.LockedDeps, err = lockedDeps(rc); err != nil {
+			return err
 		}
 		// The task's workspace: the masked repository with its one commit.
 		if err := rc.PutTree("repo", repo, nil); err != nil {
@@ -428,4 +436,24 @@ func applyPatch(freshMasked func(dir string) error, dst, patch string) error {
 		return err
 	}
 	return gitApply(dst, p)
+}
+
+// lockedDeps is the repository's locked set, from the deps input when the
+// step has one.
+func lockedDeps(rc *engine.RunContext) (*schemas.LockedDeps, error) {
+	for _, in := range rc.Step.Inputs {
+		if in.Name != InputDeps {
+			continue
+		}
+		a, err := rc.Input(InputDeps)
+		if err != nil {
+			return nil, err
+		}
+		var set *schemas.LockedDeps
+		if err := a.DecodeJSON(schemas.LockedDepsResult, &set); err != nil {
+			return nil, err
+		}
+		return set, nil
+	}
+	return nil, nil
 }

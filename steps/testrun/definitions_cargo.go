@@ -1,6 +1,8 @@
 package testrun
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -99,7 +101,53 @@ func cargoDefinitions(metadata []byte, repo string) (*schemas.TestDefinitions, e
 			})
 		}
 	}
+	defs = append(defs, cargoConfigDefinitions(repo)...)
 	return newDefinitions("cargo", defs)
+}
+
+// cargoConfigHarmless are the tables of a .cargo/config that change
+// neither what a build runs nor what a test program sees.
+var cargoConfigHarmless = []string{"alias", "term", "cargo-new", "doc", "future-incompat-report", "http", "net"}
+
+// cargoConfigDefinitions are the repository's .cargo/config files, which
+// cargo reads for every command run at the root: their program keys are
+// overridden by variables (toolenv.Offline), but what no variable beats —
+// [env] for build scripts, rustc and test programs, build script overrides
+// of [target.<triple>.<links>], build.target — decides what runs as much
+// as a test target does. Each file is one definition holding its parsed
+// content (sorted JSON, so comments and layout do not count); a
+// repository without one, or with only harmless tables, has none, so its
+// digest is what it was.
+func cargoConfigDefinitions(repo string) []schemas.TestDefinition {
+	var defs []schemas.TestDefinition
+	for _, name := range []string{".cargo/config", ".cargo/config.toml"} {
+		b, err := readUntrusted(repo, name)
+		if err != nil {
+			if !isMissing(err) {
+				defs = append(defs, schemas.TestDefinition{Name: "cargo-config/" + name, Command: []string{"unreadable"}})
+			}
+			continue
+		}
+		var doc map[string]any
+		content := ""
+		if _, err := toml.Decode(string(b), &doc); err != nil {
+			sum := sha256.Sum256(b)
+			content = "unparsable sha256:" + hex.EncodeToString(sum[:])
+		} else {
+			for _, k := range cargoConfigHarmless {
+				delete(doc, k)
+			}
+			j, err := json.Marshal(doc) // map keys sorted at every level
+			if err != nil {
+				j = []byte(err.Error())
+			}
+			if content = string(j); content == "{}" {
+				continue // only harmless tables: as if there were none
+			}
+		}
+		defs = append(defs, schemas.TestDefinition{Name: "cargo-config/" + name, Command: []string{content}})
+	}
+	return defs
 }
 
 // relativeTo makes an absolute path under repo relative (slash-separated).

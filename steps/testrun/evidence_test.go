@@ -262,4 +262,34 @@ func TestCargoDefinitions(t *testing.T) {
 	if h := list("\n[[test]]\nname = \"platform\"\nharness = false\n"); h.Digest == plain.Digest || h.Tests[1].Properties["harness"] != "false" {
 		t.Errorf("harness = false kept the definitions: %+v", h.Tests)
 	}
+	// A .cargo/config is part of the definitions: its [env] reaches every
+	// test program, and no variable beats it; harmless tables and
+	// comments do not count.
+	config := func(text string) *schemas.TestDefinitions {
+		t.Helper()
+		repo := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(repo, ".cargo"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if text != "" {
+			if err := os.WriteFile(filepath.Join(repo, ".cargo", "config.toml"), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		defs, err := newDefinitions("cargo", cargoConfigDefinitions(repo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return defs
+	}
+	none, env := config(""), config("[env]\nLD_PRELOAD = \"./forge.so\"\n")
+	if len(none.Tests) != 0 || env.Digest == none.Digest {
+		t.Errorf("[env] kept the definitions: %+v / %+v", none.Tests, env.Tests)
+	}
+	if a, b := config("[alias]\nt = \"test\"\n"), config("# nothing\n[term]\nverbose = true\n"); a.Digest != b.Digest || a.Digest != none.Digest {
+		t.Errorf("harmless tables changed the definitions: %+v / %+v", a.Tests, b.Tests)
+	}
+	if w := config("[build]\nrustc-wrapper = \"./w\"\n"); w.Digest == none.Digest {
+		t.Errorf("a rustc wrapper kept the definitions: %+v", w.Tests)
+	}
 }

@@ -34,6 +34,11 @@ const Kind = "test"
 const (
 	InputSource    = "source"    // the tree to test: a tree result named "source"
 	InputToolchain = "toolchain" // the toolchain step of the platform (its fingerprint is the key's)
+	// InputDeps is the deps step's skeleton (a tree result named "lock"):
+	// the lock files the fetch downloads from, the task's in an
+	// evaluation, never the patch's. Without it (a step made by hand) the
+	// tested tree's own lock files are fetched.
+	InputDeps = "deps"
 )
 
 // RunVar is the environment variable that tells a test suite which of the
@@ -128,7 +133,14 @@ func (kind) Name() string { return Kind }
 // Version 9: a run records the test sources it changed, added or removed
 // (changed_test_files), which the verdict does not grade; a build command
 // is bounded by its own build_timeout when the manifest sets one.
-func (kind) Version() string { return "9" }
+//
+// Version 10: hermetic runs: the locked dependencies are fetched first,
+// with the network, by a command of osbench's (fetch.go); the build and
+// test commands run offline (toolenv.Offline: Go through the module cache
+// alone, GOMODCACHE read-only; cargo offline, CARGO_HOME copy-on-write,
+// the .cargo/config program keys overridden, the config among the test
+// definitions) and without the network.
+func (kind) Version() string { return "10" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -165,9 +177,27 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
+	logw, err := rc.SideWriter("test.log")
+	if err != nil {
+		return err
+	}
+	fetchEx, err := fetchExecutor(rc, ex, cfg.Executor)
+	if err != nil {
+		logw.Close()
+		return err
+	}
+	if err := fetch(ctx, rc, fetchEx, fetchRun{
+		language: cfg.Language, repo: repo, env: env, writable: writable,
+		user: cfg.User, timeout: timeout, log: logw,
+	}); err != nil {
+		logw.Close()
+		return err
+	}
+	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
 	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
+		logw.Close()
 		return err
 	}
 	// The run number (1 unless flaky_runs repeats the suite) is visible to
@@ -180,6 +210,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if cfg.Language == "go" && runtime.GOOS != "windows" {
 		launcher, dirs, err := goLauncher(rc.WorkDir)
 		if err != nil {
+			logw.Close()
 			return err
 		}
 		goRecords = dirs.Records
@@ -189,10 +220,6 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		writable = append(writable, dirs.Records, dirs.Bin)
 	}
 
-	logw, err := rc.SideWriter("test.log")
-	if err != nil {
-		return err
-	}
 	// run runs a command; its stdout goes to out and the log, or with
 	// quiet to out alone (a listing osbench reads, not a person).
 	// What the commands print is watched for the machine's marks and the
@@ -219,7 +246,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: io.MultiWriter(stdoutW, watch.stream()), Stderr: io.MultiWriter(logR, watch.stream()), Timeout: limit, User: cfg.User,
-			WorkDir: rc.WorkDir, WritableDirs: writable,
+			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
 		})
 		if ferr := errors.Join(logR.flush(), outR.flush()); ferr != nil && err == nil {
 			err = ferr
