@@ -2,8 +2,6 @@ package checkout
 
 import (
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -97,61 +95,6 @@ func splitPath(p string) []string {
 	return parts
 }
 
-// copyLocal copies the local source tree at src into dst, without
-// version-control metadata, so extra trees can be added to the copy.
-func copyLocal(dst, src string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if rel != "." && SkipVCS(filepath.ToSlash(rel), d) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case d.Type().IsRegular():
-			return copyFile(target, p, info.Mode().Perm())
-		}
-		return nil // sockets and FIFOs are no part of a source tree
-	})
-}
-
-func copyFile(dst, src string, mode fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
 // localWithExtras snapshots a local source with extra trees in it: the
 // local tree must still be the one planned (cfg.Tree), then it is copied
 // and the extras are placed in the copy.
@@ -164,7 +107,9 @@ func localWithExtras(rc *engine.RunContext, cfg Config, src string) error {
 		return fmt.Errorf("local source %s changed while osbench was running (tree %s, planned %s); run again", src, d.Short(), cache.Digest(cfg.Tree).Short())
 	}
 	dir := filepath.Join(rc.WorkDir, "src")
-	if err := copyLocal(dir, src); err != nil {
+	// A plain copy (links as links, .git too: the tree put below leaves it
+	// out), so the extras can be added to it.
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		return err
 	}
 	extras, err := placeExtras(rc, cfg, dir)
