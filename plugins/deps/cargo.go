@@ -28,7 +28,7 @@ func readCargoLock(dir string) ([]cargoPackage, error) {
 		Package []cargoPackage `toml:"package"`
 	}
 	if _, err := toml.Decode(string(b), &lock); err != nil {
-		return nil, fmt.Errorf("Cargo.lock: %w", err)
+		return nil, fmt.Errorf("reading Cargo.lock: %w", err)
 	}
 	return lock.Package, nil
 }

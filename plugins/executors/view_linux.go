@@ -229,7 +229,8 @@ func cowScratch(cmd Cmd) (mounts []viewMount, release func(), err error) {
 			release()
 			return nil, func() {}, fmt.Errorf("copy-on-write dir %s: %w", d, err)
 		}
-		if err := os.Chown(m.Upper, int(st.Uid), int(st.Gid)); err == nil {
+		err := os.Chown(m.Upper, int(st.Uid), int(st.Gid))
+		if err == nil {
 			err = unix.Chmod(m.Upper, st.Mode&0o7777)
 		}
 		if err != nil {

@@ -205,7 +205,7 @@ func machineFailure(res executors.Result, w *watch, oomBefore, oomAfter int64, i
 		return engine.Infra(engine.CauseNoSpace, fmt.Errorf("the run's output shows %q", line))
 	}
 	if line, ok := w.seen(CauseWine); ok && isWine {
-		return engine.Infra(CauseWine, fmt.Errorf("Wine said %q", line))
+		return engine.Infra(CauseWine, fmt.Errorf("wine said %q", line))
 	}
 	if line, ok := w.seen(CauseToolInstall); ok {
 		return engine.Infra(CauseToolInstall, fmt.Errorf("the go command said %q", line))
