@@ -80,8 +80,20 @@ func newLogsCommand(g *globals) *cobra.Command {
 	return c
 }
 
-// pickLog chooses the side artifact to print: the one named, or the only one.
+// mainLog is the log a test run's readers want when they name none: the
+// suite's own output (the dependency fetch keeps a fetch.log beside it).
+const mainLog = "test.log"
+
+// pickLog chooses the side artifact to print: the one named, the only
+// one, or the test's own log when there are several.
 func pickLog(r engine.StepRun, name string) (engine.SideLog, error) {
+	if name == "" && len(r.Side) > 1 {
+		for _, l := range r.Side {
+			if l.Name == mainLog {
+				return l, nil
+			}
+		}
+	}
 	names := make([]string, 0, len(r.Side))
 	for _, l := range r.Side {
 		if l.Name == name || name == "" && len(r.Side) == 1 {

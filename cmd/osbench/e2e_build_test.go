@@ -345,7 +345,7 @@ func TestCorruptBlobIsDetectedAndRecomputed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(lastLine(stdout), "152 cached, 1 ran") {
+	if !strings.Contains(lastLine(stdout), "156 cached, 1 ran") {
 		t.Errorf("summary %q, want exactly the damaged step rerun", lastLine(stdout))
 	}
 	sameFiles(t, want, snapshotDir(t, out2))

@@ -16,6 +16,7 @@ import (
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/checkout"
 	"github.com/osbench/osbench/steps/covimport"
+	"github.com/osbench/osbench/steps/depset"
 	"github.com/osbench/osbench/steps/diffcov"
 	"github.com/osbench/osbench/steps/testrun"
 	"github.com/osbench/osbench/steps/toolchain"
@@ -213,7 +214,7 @@ type runner struct {
 
 // wantedKinds are the steps init runs: what a build runs before it
 // verifies and masks candidate regions.
-var wantedKinds = map[string]bool{checkout.Kind: true, toolchain.Kind: true, testrun.Kind: true, covimport.Kind: true, diffcov.Kind: true}
+var wantedKinds = map[string]bool{checkout.Kind: true, depset.Kind: true, toolchain.Kind: true, testrun.Kind: true, covimport.Kind: true, diffcov.Kind: true}
 
 // build loads m's text as the file it will be written to, compiles it
 // like `osbench build` does, and builds the steps of the kinds given.

@@ -1,7 +1,6 @@
 package executors
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,11 +74,25 @@ func ensureScripts(dir string, scripts map[string]string) error {
 		if b, err := os.ReadFile(p); err == nil && string(b) == script {
 			continue
 		}
-		tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
-		if err := os.WriteFile(tmp, []byte(script), 0o755); err != nil {
+		// A temporary name of its own per call: two steps of one process
+		// write the same script at once, and a shared name (the pid's) let
+		// one rename the other's file away under it.
+		f, err := os.CreateTemp(dir, name+".*.tmp")
+		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, p); err != nil {
+		tmp := f.Name()
+		_, err = f.WriteString(script)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(tmp, 0o755)
+		}
+		if err == nil {
+			err = os.Rename(tmp, p)
+		}
+		if err != nil {
 			os.Remove(tmp)
 			return err
 		}
