@@ -150,29 +150,12 @@ func FuzzRestoreTestCode(f *testing.F) {
 	f.Add([]byte(taskLib), []byte(strings.Replace(taskLib, "assert_eq!(double(2), 4);", "", 1)))
 	f.Add([]byte("#[cfg(test)] mod t { fn x( }"), []byte("}{#[test]"))
 	f.Fuzz(func(t *testing.T, task, patched []byte) {
-		out, _, problem := RestoreTestCode(task, patched)
-		if problem != "" {
-			return
-		}
-		// Restoring twice changes nothing more.
-		again, items, problem := RestoreTestCode(task, out)
-		if problem == "" && string(again) != string(out) && len(items) > 0 {
-			// Items put back at the end may re-key as "added" when the
-			// patched file's own structure is unbalanced; only a
-			// balanced file must be a fixed point.
-			if balanced(task) && balanced(patched) {
-				t.Fatalf("not a fixed point: %q", items)
-			}
+		// Any bytes: no panic, and the same answer twice (the restored
+		// tree is part of a cached result).
+		out, items, problem := RestoreTestCode(task, patched)
+		again, items2, problem2 := RestoreTestCode(task, patched)
+		if string(out) != string(again) || !slices.Equal(items, items2) || problem != problem2 {
+			t.Fatalf("two answers for one input: %q %q / %q %q", items, problem, items2, problem2)
 		}
 	})
-}
-
-func balanced(src []byte) bool {
-	f := parseRust(src)
-	for i, m := range f.match {
-		if t := f.toks[i].text; (t == "{" || t == "}" || t == "(" || t == ")" || t == "[" || t == "]") && m < 0 {
-			return false
-		}
-	}
-	return true
 }
