@@ -16,8 +16,9 @@ import (
 // (lang.TestCode). Without this, a patch could empty the unit tests that
 // judge it and pass them.
 
-// maxModuleScan bounds the source files read to find test-only module
-// files, and their size: a task repository is a library, not a monorepo.
+// maxModuleScan bounds the task's source files read to find test-only
+// module files, and their size: a task repository is a library, not a
+// monorepo. (The task's files only: a patched file is always read.)
 const (
 	maxModuleScan     = 20000
 	maxModuleFileSize = 4 << 20
@@ -128,7 +129,9 @@ func regularFile(p string) (content []byte, ok bool, err error) {
 	if os.IsNotExist(err) {
 		return nil, false, nil
 	}
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxModuleFileSize {
+	// No size cap: a patch that pads a source file must not slip its test
+	// code past the restore (the patch's own size bounds what it adds).
+	if err != nil || !info.Mode().IsRegular() {
 		return nil, false, err
 	}
 	b, err := os.ReadFile(p)

@@ -18,6 +18,9 @@ const (
 	crateHelpers = "pub fn fixture() -> i32 { 2 }\n"
 )
 
+// padding is a comment line longer than maxModuleFileSize.
+var padding = "// " + strings.Repeat("x", maxModuleFileSize+1)
+
 // TestInSourceTestCodeRestored: a patch that empties a #[cfg(test)] module
 // of src/lib.rs, or edits a file declared as a test-only module, has those
 // edits undone before anything runs; its other edits stay.
@@ -45,6 +48,15 @@ func TestInSourceTestCodeRestored(t *testing.T) {
 			outcome:  schemas.ApplyApplied,
 			restored: []string{"src/helpers.rs"},
 			lib:      crateLib,
+		},
+		{
+			// A file padded past any size cap still has its tests put back.
+			name: "emptied unit test in a padded file",
+			patch: "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,4 @@\n+" + padding + "\n pub fn double(x: i32) -> i32 {\n     x * 2\n }\n" +
+				"@@ -10,5 +11,4 @@\n     #[test]\n     fn doubles() {\n-        assert_eq!(super::double(2), 4);\n     }\n }\n",
+			outcome: schemas.ApplyApplied,
+			code:    []string{"src/lib.rs: mod tests"},
+			lib:     padding + "\n" + crateLib,
 		},
 		{
 			name:    "a test function added beside the module",
