@@ -63,12 +63,15 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
+# The entrytrace benchmark runs one Go test binary plainly and under the
+# function-entry tracer, side by side (the cost of out-of-process evidence).
 # BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio (-temporal-repeat N
 # pairs per set-up); -only=remote only the remote-hit row (-examples-cache DIR reuses a
 # cache that holds the examples' build).
 BENCH_FLAGS ?=
 bench: build tools
 	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/entrytrace
 
 # reliability: crash-safety, sharing and hostile-output figures in counts
 # (kill -9 of build, gc and eval then rerun; concurrent builds beside gc; a
