@@ -47,9 +47,9 @@ type Result struct {
 	ExitCode int
 	// Signal names the signal that ended the program, if one did.
 	Signal string
-	// Execed is set when the program replaced its image (execve): the
-	// breakpoints went with the old image, so entries after it are unseen.
-	Execed bool
+	// Images counts the processes of the traced tree that started the
+	// target: 0 means the target never ran, so no entry could be seen.
+	Images int
 }
 
 // GoTest reports whether an ELF symbol of a Go test binary is a test,

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -19,38 +18,66 @@ import (
 
 // Command is a program to trace and the functions to watch.
 type Command struct {
-	Path string   // the executable (an ELF file)
+	Path string   // the executable to start
 	Args []string // argv, Args[0] included
 	Env  []string
 	Dir  string
 	// Stdin, Stdout and Stderr are the program's; nil is /dev/null.
 	Stdin, Stdout, Stderr *os.File
-	// Select picks the symbols to watch and names them (GoTest for a Go
-	// test binary). Several symbols may share a name.
+	// Target is the executable whose functions are watched, in every
+	// process of the traced tree that runs it: a test binary started by a
+	// launcher or a sandbox (Path) through forks and execs. Empty: Path.
+	Target string
+	// Select picks the target's symbols to watch and names them (GoTest
+	// for a Go test binary). Several symbols may share a name.
 	Select func(symbol string) (name string, ok bool)
 }
 
-// breakpoint is one armed function entry.
+// breakpoint is one armed function entry in one process's memory.
 type breakpoint struct {
 	name     string
 	original byte
 	removed  bool
 }
 
+// image is the breakpoints of one process's memory: nil for a process
+// that does not run the target.
+type image struct {
+	bps map[uint64]*breakpoint
+}
+
+// copy is the image of a forked child: the same bytes, its own memory.
+func (im *image) copy() *image {
+	if im == nil {
+		return nil
+	}
+	c := &image{bps: make(map[uint64]*breakpoint, len(im.bps))}
+	for a, bp := range im.bps {
+		b := *bp
+		c.bps[a] = &b
+	}
+	return c
+}
+
 const (
 	int3      = 0xCC
 	siKernel  = 0x80 // si_code of a trap the CPU raised (int3), not kill(2)
-	exitKill  = unix.PTRACE_O_EXITKILL
-	traceOpts = unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_TRACEEXEC | exitKill
+	traceOpts = unix.PTRACE_O_TRACECLONE | unix.PTRACE_O_TRACEFORK | unix.PTRACE_O_TRACEVFORK |
+		unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_EXITKILL
 )
 
-// Trace runs the command to its end under ptrace and reports the selected
-// functions it entered. The calling process must not start or wait for
-// other children while Trace runs: a tracer reaps every thread of the
-// program with wait(-1), which would take theirs too (the test launcher
-// runs it as a process of its own). A cancelled ctx kills the program.
+// Trace runs the command to its end under ptrace, following every process
+// it starts, and reports the selected functions of the target that any of
+// them entered. When the first process ends, what it left running is
+// killed. The calling process must not start or wait for other children
+// while Trace runs: a tracer reaps its tracees with wait(-1), which would
+// take theirs too (the test launcher runs it as a process of its own). A
+// cancelled ctx kills the program.
 func Trace(ctx context.Context, c Command) (*Result, error) {
-	syms, err := selectSymbols(c.Path, c.Select)
+	if c.Target == "" {
+		c.Target = c.Path
+	}
+	tgt, err := readTarget(c.Target, c.Select)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +92,7 @@ func Trace(ctx context.Context, c Command) (*Result, error) {
 		// program: it is the tracer.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		res, err := run(c, syms, started)
+		res, err := run(c, tgt, started)
 		done <- outcome{res, err}
 	}()
 	var pid int
@@ -78,9 +105,7 @@ func Trace(ctx context.Context, c Command) (*Result, error) {
 	case o := <-done:
 		return o.res, o.err
 	case <-ctx.Done():
-		if pid > 0 {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 		o := <-done
 		if o.err == nil {
 			o.err = ctx.Err()
@@ -89,29 +114,40 @@ func Trace(ctx context.Context, c Command) (*Result, error) {
 	}
 }
 
-// elfSymbol is a selected function of the executable's symbol table.
+// elfSymbol is a selected function of the target's symbol table.
 type elfSymbol struct {
 	name string
 	addr uint64
 }
 
-// selectSymbols reads the executable's function symbols the selector
-// accepts; it also says whether the file is position-independent, in
-// which case the addresses are offsets from the load address.
-func selectSymbols(path string, sel func(string) (string, bool)) (symbolTable, error) {
+// target is the executable whose processes get breakpoints: its identity
+// on disk and its selected symbols (offsets from the load address when it
+// is position-independent).
+type target struct {
+	dev, ino  uint64
+	syms      []elfSymbol
+	pie       bool
+	firstLoad uint64
+}
+
+func readTarget(path string, sel func(string) (string, bool)) (*target, error) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return nil, fmt.Errorf("entrytrace: %s: %w", path, err)
+	}
 	f, err := elf.Open(path)
 	if err != nil {
-		return symbolTable{}, fmt.Errorf("entrytrace: %w", err)
+		return nil, fmt.Errorf("entrytrace: %w", err)
 	}
 	defer f.Close()
 	if f.Machine != elf.EM_X86_64 {
-		return symbolTable{}, fmt.Errorf("entrytrace: %s is %s, not x86-64", path, f.Machine)
+		return nil, fmt.Errorf("entrytrace: %s is %s, not x86-64", path, f.Machine)
 	}
 	all, err := f.Symbols()
 	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return symbolTable{}, fmt.Errorf("entrytrace: %s: %w", path, err)
+		return nil, fmt.Errorf("entrytrace: %s: %w", path, err)
 	}
-	t := symbolTable{pie: f.Type == elf.ET_DYN}
+	t := &target{dev: st.Dev, ino: st.Ino, pie: f.Type == elf.ET_DYN}
 	for _, s := range all {
 		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Value == 0 {
 			continue
@@ -131,22 +167,18 @@ func selectSymbols(path string, sel func(string) (string, bool)) (symbolTable, e
 	return t, nil
 }
 
-type symbolTable struct {
-	syms      []elfSymbol
-	pie       bool
-	firstLoad uint64
-}
-
 // tracer is the state of one traced run.
 type tracer struct {
 	pid     int
-	bps     map[uint64]*breakpoint
+	tgt     *target
+	procs   map[int]*image // by process id
+	seen    map[int]bool   // threads that have stopped once
 	entered map[string]bool
-	threads map[int]bool
+	armed   map[string]bool
 	res     Result
 }
 
-func run(c Command, t symbolTable, started chan<- int) (*Result, error) {
+func run(c Command, tgt *target, started chan<- int) (*Result, error) {
 	files, closeAll, err := stdio(c)
 	if err != nil {
 		return nil, err
@@ -163,7 +195,8 @@ func run(c Command, t symbolTable, started chan<- int) (*Result, error) {
 	_ = proc.Release()
 	started <- pid
 
-	tr := &tracer{pid: pid, bps: map[uint64]*breakpoint{}, entered: map[string]bool{}, threads: map[int]bool{pid: true}}
+	tr := &tracer{pid: pid, tgt: tgt, procs: map[int]*image{}, seen: map[int]bool{pid: true},
+		entered: map[string]bool{}, armed: map[string]bool{}}
 	// The first stop is the trap after execve: the image is in place and
 	// nothing of it has run.
 	var ws syscall.WaitStatus
@@ -173,57 +206,66 @@ func run(c Command, t symbolTable, started chan<- int) (*Result, error) {
 	if !ws.Stopped() {
 		return nil, fmt.Errorf("entrytrace: %s ended before it started (%v)", c.Path, ws)
 	}
-	if err := tr.arm(t); err != nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		_, _ = wait(pid, &ws)
-		return nil, err
+	err = tr.execed(pid)
+	if err == nil {
+		err = unix.PtraceSetOptions(pid, traceOpts)
 	}
-	if err := unix.PtraceSetOptions(pid, traceOpts); err != nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		return nil, fmt.Errorf("entrytrace: options: %w", err)
+	if err == nil {
+		err = unix.PtraceCont(pid, 0)
 	}
-	if err := unix.PtraceCont(pid, 0); err != nil {
-		return nil, fmt.Errorf("entrytrace: %w", err)
+	if err == nil {
+		err = tr.loop()
 	}
-	if err := tr.loop(); err != nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+	tr.killRest()
+	if err != nil {
 		return nil, err
 	}
 	tr.res.Entered = sortedKeys(tr.entered)
+	tr.res.Armed = sortedKeys(tr.armed)
 	return &tr.res, nil
 }
 
-// arm writes a breakpoint over the first byte of every selected function.
-func (tr *tracer) arm(t symbolTable) error {
+// execed gives a process that has just started an image its breakpoints
+// when the image is the target's.
+func (tr *tracer) execed(pid int) error {
+	tr.procs[pid] = nil
+	var st syscall.Stat_t
+	if err := syscall.Stat(fmt.Sprintf("/proc/%d/exe", pid), &st); err != nil {
+		return nil // gone already: nothing of it can run
+	}
+	if st.Dev != tr.tgt.dev || st.Ino != tr.tgt.ino {
+		return nil
+	}
 	var base uint64
-	if t.pie {
-		b, err := loadBase(tr.pid)
+	if tr.tgt.pie {
+		b, err := loadBase(pid, tr.tgt)
 		if err != nil {
 			return err
 		}
-		base = b - t.firstLoad
+		base = b - tr.tgt.firstLoad
 	}
-	armed := map[string]bool{}
-	for _, s := range t.syms {
+	im := &image{bps: map[uint64]*breakpoint{}}
+	for _, s := range tr.tgt.syms {
 		addr := base + s.addr
-		if _, dup := tr.bps[addr]; dup {
+		if _, dup := im.bps[addr]; dup {
 			continue
 		}
 		var orig [1]byte
-		if _, err := unix.PtracePeekData(tr.pid, uintptr(addr), orig[:]); err != nil {
+		if _, err := unix.PtracePeekData(pid, uintptr(addr), orig[:]); err != nil {
 			return fmt.Errorf("entrytrace: read %s at %#x: %w", s.name, addr, err)
 		}
-		if _, err := unix.PtracePokeData(tr.pid, uintptr(addr), []byte{int3}); err != nil {
+		if _, err := unix.PtracePokeData(pid, uintptr(addr), []byte{int3}); err != nil {
 			return fmt.Errorf("entrytrace: arm %s at %#x: %w", s.name, addr, err)
 		}
-		tr.bps[addr] = &breakpoint{name: s.name, original: orig[0]}
-		armed[s.name] = true
+		im.bps[addr] = &breakpoint{name: s.name, original: orig[0]}
+		tr.armed[s.name] = true
 	}
-	tr.res.Armed = sortedKeys(armed)
+	tr.procs[pid] = im
+	tr.res.Images++
 	return nil
 }
 
-// loop follows every thread until the program's main thread has exited.
+// loop follows every thread until the first process has exited.
 func (tr *tracer) loop() error {
 	for {
 		var ws syscall.WaitStatus
@@ -233,7 +275,7 @@ func (tr *tracer) loop() error {
 		}
 		switch {
 		case ws.Exited() || ws.Signaled():
-			delete(tr.threads, tid)
+			delete(tr.seen, tid)
 			if tid == tr.pid {
 				if ws.Exited() {
 					tr.res.ExitCode = ws.ExitStatus()
@@ -253,10 +295,10 @@ func (tr *tracer) loop() error {
 // stopped handles one thread's stop and resumes it.
 func (tr *tracer) stopped(tid int, ws syscall.WaitStatus) error {
 	sig := ws.StopSignal()
-	if !tr.threads[tid] {
-		// A new thread's first stop (its SIGSTOP may come before the
-		// clone event of the thread that made it).
-		tr.threads[tid] = true
+	if !tr.seen[tid] {
+		// A new thread's or process's first stop (it may come before the
+		// event of the one that made it).
+		tr.seen[tid] = true
 		if sig == syscall.SIGSTOP {
 			return cont(tid, 0)
 		}
@@ -266,15 +308,23 @@ func (tr *tracer) stopped(tid int, ws syscall.WaitStatus) error {
 	}
 	switch ws.TrapCause() {
 	case unix.PTRACE_EVENT_CLONE:
-		msg, err := unix.PtraceGetEventMsg(tid)
-		if err == nil {
-			tr.threads[int(msg)] = true
+		return cont(tid, 0) // a thread: same process, same memory
+	case unix.PTRACE_EVENT_FORK, unix.PTRACE_EVENT_VFORK:
+		if msg, err := unix.PtraceGetEventMsg(tid); err == nil {
+			parent := tr.procs[tgidOf(tid)]
+			if ws.TrapCause() == unix.PTRACE_EVENT_VFORK {
+				tr.procs[int(msg)] = parent // shares the memory until it execs
+			} else {
+				tr.procs[int(msg)] = parent.copy()
+			}
 		}
 		return cont(tid, 0)
 	case unix.PTRACE_EVENT_EXEC:
-		// The breakpoints went with the old image; the new one runs
-		// untraced for entries.
-		tr.res.Execed = true
+		// The thread that exec'd now has the process's id; the old image
+		// and its breakpoints are gone.
+		if err := tr.execed(tid); err != nil {
+			return err
+		}
 		return cont(tid, 0)
 	case 0:
 		return tr.trap(tid)
@@ -290,15 +340,19 @@ func (tr *tracer) trap(tid int) error {
 		return cont(tid, 0) // the thread went away
 	}
 	addr := regs.Rip - 1
-	bp, ok := tr.bps[addr]
-	if !ok || tr.res.Execed || siCode(tid) != siKernel {
+	im := tr.procs[tgidOf(tid)]
+	var bp *breakpoint
+	if im != nil {
+		bp = im.bps[addr]
+	}
+	if bp == nil || siCode(tid) != siKernel {
 		return cont(tid, syscall.SIGTRAP)
 	}
 	tr.entered[bp.name] = true
 	if !bp.removed {
 		// Seen once is all the evidence needs: put the instruction back
 		// and let every later call run untouched. (ptrace writes through
-		// a stopped thread: this one; the memory is the whole program's.)
+		// a stopped thread, this one; the memory is its whole process's.)
 		if _, err := unix.PtracePokeData(tid, uintptr(addr), []byte{bp.original}); err != nil {
 			return fmt.Errorf("entrytrace: disarm %s: %w", bp.name, err)
 		}
@@ -309,6 +363,32 @@ func (tr *tracer) trap(tid int) error {
 		return fmt.Errorf("entrytrace: rewind %s: %w", bp.name, err)
 	}
 	return cont(tid, 0)
+}
+
+// killRest kills what the first process left running: the processes of
+// the tree the tracer still holds.
+func (tr *tracer) killRest() {
+	for pid := range tr.procs {
+		if pid != tr.pid {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// tgidOf is the process a thread belongs to.
+func tgidOf(tid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", tid))
+	if err != nil {
+		return tid
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return tid
 }
 
 // siCode is the si_code of the signal a thread stopped with.
@@ -342,29 +422,28 @@ func wait(pid int, ws *syscall.WaitStatus) (int, error) {
 	}
 }
 
-// loadBase is where the kernel mapped a position-independent executable:
-// the lowest mapping of its file at offset 0.
-func loadBase(pid int) (uint64, error) {
-	exe, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
-	if err != nil {
-		return 0, fmt.Errorf("entrytrace: %w", err)
-	}
-	f, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), "maps"))
+// loadBase is where the kernel mapped a position-independent target in
+// a process: its mapping at file offset 0, found by device and inode (a
+// path in /proc/PID/maps depends on the mount namespace looking).
+func loadBase(pid int, t *target) (uint64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/maps", pid))
 	if err != nil {
 		return 0, fmt.Errorf("entrytrace: %w", err)
 	}
 	defer f.Close()
+	dev := fmt.Sprintf("%02x:%02x", unix.Major(t.dev), unix.Minor(t.dev))
+	ino := strconv.FormatUint(t.ino, 10)
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		// start-end perms offset dev inode path
 		fields := strings.Fields(sc.Text())
-		if len(fields) < 6 || fields[5] != exe || fields[2] != "00000000" {
+		if len(fields) < 5 || fields[3] != dev || fields[4] != ino || strings.Trim(fields[2], "0") != "" {
 			continue
 		}
 		start, _, _ := strings.Cut(fields[0], "-")
 		return strconv.ParseUint(start, 16, 64)
 	}
-	return 0, fmt.Errorf("entrytrace: no mapping of %s in process %d", exe, pid)
+	return 0, fmt.Errorf("entrytrace: no mapping of the target (dev %s inode %s) in process %d", dev, ino, pid)
 }
 
 // stdio opens /dev/null for the streams the command leaves nil.

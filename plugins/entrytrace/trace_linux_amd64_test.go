@@ -65,17 +65,66 @@ func TestTraceSeesTheTestsThatRan(t *testing.T) {
 			if res.ExitCode != 0 || !strings.Contains(out, "\nPASS\n") {
 				t.Fatalf("exit %d, want 0 and PASS:\n%s", res.ExitCode, out)
 			}
-			want := []string{"ExampleAdd", "TestAdd", "TestExternal", "TestNilRecovered", "TestParallel", "TestSkipped", "TestSpawns"}
+			// TestSpawns runs the binary again as a child with TestChild:
+			// the tracer follows it there.
+			want := []string{"ExampleAdd", "TestAdd", "TestChild", "TestExternal", "TestNilRecovered", "TestParallel", "TestSkipped", "TestSpawns"}
 			if !slices.Equal(res.Entered, want) {
 				t.Errorf("entered %v, want %v", res.Entered, want)
 			}
-			for _, name := range []string{"TestNeverSelected", "TestChild", "BenchmarkAdd", "TestAdd", "TestExternal"} {
+			for _, name := range []string{"TestNeverSelected", "BenchmarkAdd", "TestAdd", "TestExternal"} {
 				if !slices.Contains(res.Armed, name) {
 					t.Errorf("%s not armed (armed: %v)", name, res.Armed)
 				}
 			}
-			if res.Execed {
-				t.Error("the test binary did not exec, yet Execed is set")
+			if res.Images != 2 {
+				t.Errorf("%d processes ran the binary, want 2 (the test and its child)", res.Images)
+			}
+		})
+	}
+}
+
+// The test step runs a test binary behind launchers: a shell that execs
+// it or waits for it, and the sandbox's unshare into new user, mount and
+// PID namespaces. The tracer follows the tree to the binary.
+func TestTraceThroughLaunchers(t *testing.T) {
+	bin := testBinary(t, "suite")
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare")
+	}
+	for _, tc := range []struct {
+		name   string
+		argv   []string
+		images int
+	}{
+		{"sh exec", []string{"/bin/sh", "-c", `exec "$0" "$@"`}, 1},
+		{"sh child", []string{"/bin/sh", "-c", `"$0" "$@"; exit $?`}, 1},
+		{"unshare namespaces", []string{unshare, "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--"}, 1},
+		{"never runs it", []string{"/bin/sh", "-c", "exit 3"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{}, tc.argv...), bin, "-test.run", "^(TestAdd|TestExternal)$")
+			res, err := Trace(context.Background(), Command{
+				Path: tc.argv[0], Args: args, Env: os.Environ(), Dir: t.TempDir(),
+				Target: bin, Select: GoTest,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Images != tc.images {
+				t.Fatalf("%d processes ran the target, want %d (%+v)", res.Images, tc.images, res)
+			}
+			want := []string{"TestAdd", "TestExternal"}
+			if tc.images == 0 {
+				want = nil
+				if res.ExitCode != 3 {
+					t.Errorf("exit %d, want 3", res.ExitCode)
+				}
+			} else if res.ExitCode != 0 {
+				t.Errorf("exit %d, want 0", res.ExitCode)
+			}
+			if !slices.Equal(res.Entered, want) {
+				t.Errorf("entered %v, want %v", res.Entered, want)
 			}
 		})
 	}

@@ -15,6 +15,7 @@ type Command struct {
 	Env                   []string
 	Dir                   string
 	Stdin, Stdout, Stderr *os.File
+	Target                string
 	Select                func(symbol string) (name string, ok bool)
 }
 
