@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,11 +84,29 @@ while (my $line = <$f>) {
 print "OSBENCH-GOLD-READER no task $id in $tasks\n";
 `
 
+// hostCopier is a build.rs that copies files (repository paths) from the
+// host's tree at root over the repository's, saying what it did as cargo
+// warnings, which land in the stage log.
+func hostCopier(root string, files []string) string {
+	var b strings.Builder
+	b.WriteString("fn main() {\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "    match std::fs::read(%q) {\n", filepath.Join(root, f))
+		fmt.Fprintf(&b, "        Ok(b) => { std::fs::write(%q, b).unwrap(); println!(\"cargo:warning=OSBENCH-COPIER copied %s\"); }\n", f, f)
+		fmt.Fprintf(&b, "        Err(e) => println!(\"cargo:warning=OSBENCH-COPIER cannot read %s: {}\", e),\n", filepath.Join(root, f))
+		b.WriteString("    }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
 // TestEvalHostFilesUnreadable evaluates the host-file forgers:
 //   - C, on Linux and under Wine (mingw): every masked file becomes an
 //     #include of the complete file at the path source's host path;
 //   - Rust: lib.rs takes every masked module from the host path
 //     (#[path = "/abs/..."] mod paths;), so cargo compiles the original;
+//   - Rust: a build script copies the complete masked files from the
+//     host over the tree's before the crate compiles;
 //   - C: a CMake configure step runs a Perl program of the patch's that
 //     reads the gold patch from the build's tasks.jsonl and applies it.
 //
@@ -167,6 +186,26 @@ func TestEvalHostFilesUnreadable(t *testing.T) {
 		})
 		forgers = append(forgers, forger{id, "host-include", patch, regexp.MustCompile(`couldn't read .*` + regexp.QuoteMeta(first))})
 	}
+	// Rust: a build script that copies the complete masked files from
+	// the host over the tree's before the crate compiles.
+	{
+		id := "rsplat__windows-to-linux"
+		var files []string
+		for _, f := range goldFiles(t, tasks, id) {
+			if strings.HasPrefix(f, "src/") && strings.HasSuffix(f, ".rs") {
+				files = append(files, f)
+			}
+		}
+		if len(files) == 0 {
+			t.Fatalf("%s: the gold patch writes no .rs file under src/", id)
+		}
+		patch := agentPatch(t, repo(id), func(dir string) {
+			write(dir, "build.rs", hostCopier(filepath.Join(repos, "rsplat"), files))
+			gitAddIntent(t, dir, "build.rs")
+		})
+		forgers = append(forgers, forger{id, "host-copy", patch,
+			regexp.MustCompile(`OSBENCH-COPIER cannot read ` + regexp.QuoteMeta(filepath.Join(repos, "rsplat", files[0])) + `: No such file or directory`)})
+	}
 	// C: the gold patch from the build's tasks.jsonl, at configure time.
 	{
 		id := "cpath__windows-to-linux"
@@ -209,7 +248,8 @@ func TestEvalHostFilesUnreadable(t *testing.T) {
 		}
 		log := readFile(t, filepath.Join(evalOut, f.model, f.id, rep.StageI.Log.Path))
 		if !f.inLog.MatchString(log) {
-			t.Errorf("%s/%s: the stage I log does not say the host file was missing (%s); failing %v:\n%s", f.model, f.id, f.inLog, rep.StageI.Failing, tail(log, 40))
+			t.Errorf("%s/%s: the stage I log does not say the host file was missing (%s); outcome %s, stage I failing %v, not graded %q, stage II failing %v, not graded %q:\n%s",
+				f.model, f.id, f.inLog, rep.Outcome, rep.StageI.Failing, rep.StageI.NotGraded, rep.StageII.Failing, rep.StageII.NotGraded, tail(log, 40))
 		}
 	}
 }
