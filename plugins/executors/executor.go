@@ -16,6 +16,13 @@ type Config struct {
 	// StateDir is a directory this executor owns under osbench's cache,
 	// for state that outlives one command (a Wine prefix, for example).
 	StateDir string
+	// Unisolated turns a root osbench's isolation off for every command
+	// of the executor: the host's network and file system, as a non-root
+	// osbench gives. Only Go code sets it — the bench harness, measuring
+	// what the isolation costs (cmd/osbench-bench) —: no flag, manifest
+	// key or variable reaches it, so no user or patch can turn the
+	// isolation off. The executor's fingerprint says so.
+	Unisolated bool
 }
 
 // Cmd is one command to run.
