@@ -7,12 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/lang"
+	"github.com/osbench/osbench/plugins/runner"
+	"github.com/osbench/osbench/plugins/runner/ctest"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -38,13 +39,13 @@ func goldenRepo(t *testing.T, work string) string {
 	t.Helper()
 	repo := filepath.Join(work, "repo")
 	files := map[string]string{
-		"go.mod":                               "module ex\n\ngo 1.22\n",
-		"a_test.go":                            "package ex\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n",
-		"sub/b_test.go":                        "package sub\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {}\n",
-		"win/w_test.go":                        "//go:build windows\n\npackage win\n\nimport \"testing\"\n\nfunc TestW(t *testing.T) {}\n",
-		"Cargo.toml":                           "[package]\nname = \"rsplat\"\nversion = \"0.1.0\"\n\n[[test]]\nname = \"platform\"\nharness = false\n",
-		".cargo/config.toml":                   "[env]\nFOO = \"1\"\n[alias]\nt = \"test\"\n",
-		CTestBuildDir + "/CTestTestfile.cmake": "# generated\n",
+		"go.mod":             "module ex\n\ngo 1.22\n",
+		"a_test.go":          "package ex\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n",
+		"sub/b_test.go":      "package sub\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {}\n",
+		"win/w_test.go":      "//go:build windows\n\npackage win\n\nimport \"testing\"\n\nfunc TestW(t *testing.T) {}\n",
+		"Cargo.toml":         "[package]\nname = \"rsplat\"\nversion = \"0.1.0\"\n\n[[test]]\nname = \"platform\"\nharness = false\n",
+		".cargo/config.toml": "[env]\nFOO = \"1\"\n[alias]\nt = \"test\"\n",
+		ctest.CTestBuildDir + "/CTestTestfile.cmake": "# generated\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(repo, filepath.FromSlash(name))
@@ -159,18 +160,21 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 	if err != nil {
 		out.ExpectedErr = scrub(err.Error())
 	}
+	rn, err := runner.For(cfg.Language, cfg.Parser)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var records string
-	if cfg.Language == "go" && runtime.GOOS != "windows" {
-		launcher, dirs, err := goLauncher(work)
-		if err != nil {
-			t.Fatal(err)
-		}
-		env := withGoExec([]string{"HOME=/h", "GOFLAGS=-mod=mod"}, launcher)
+	if launch, err := rn.Launch(work); err != nil {
+		t.Fatal(err)
+	} else if launch != nil {
+		env := launch.Env([]string{"HOME=/h", "GOFLAGS=-mod=mod"})
+		_, launcher, _ := strings.Cut(env[1], "-exec=")
 		script, err := os.ReadFile(launcher)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out.Launcher = &goldenLauncher{Env: env, Writable: []string{dirs.Records, dirs.Bin}, Records: dirs.Records, Script: string(script)}
+		out.Launcher = &goldenLauncher{Env: env, Writable: launch.Writable, Records: launch.Records, Script: string(script)}
 		for i := range out.Launcher.Env {
 			out.Launcher.Env[i] = scrub(out.Launcher.Env[i])
 		}
@@ -178,7 +182,7 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 			out.Launcher.Writable[i] = scrub(out.Launcher.Writable[i])
 		}
 		out.Launcher.Records, out.Launcher.Script = scrub(out.Launcher.Records), scrub(out.Launcher.Script)
-		records = dirs.Records
+		records = launch.Records
 		// The root package's binary ran to the end; sub's exited 0
 		// without its profile.
 		for name, rec := range map[string]string{"record.1": repo + "\t0\twritten\n", "record.2": filepath.Join(repo, "sub") + "\t0\tmissing\n"} {
@@ -192,8 +196,8 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 		var log bytes.Buffer
 		var listed []string
 		ev, err := collectEvidence(evidenceRun{
-			language: cfg.Language, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
-			goRecords: records, coverage: goldenCoverage(cfg.Language), ran: true, log: &log,
+			runner: rn, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
+			records: records, coverage: goldenCoverage(cfg.Language), ran: true, log: &log,
 			list: func(argv []string, w io.Writer) (executors.Result, error) {
 				listed = append(listed, strings.Join(argv, " "))
 				if fail {
@@ -210,7 +214,7 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 		out.EvidenceErr = scrub(err.Error())
 	}
 	out.Results, out.Definitions, out.Log, out.Listed = markSkipped(ev.results, expected, cfg.Skip), ev.definitions, log, listed
-	out.Known, out.Complete = knownTests(cfg, expected, ev.definitions, out.Results, false)
+	out.Known, out.Complete = knownTests(rn, expected, ev.definitions, out.Results, false)
 	if out.Complete {
 		out.Unmatched = unmatchedSkips(out.Known, cfg.Skip)
 	}
