@@ -260,15 +260,3 @@ func KeyVersion(language, parser string) string {
 	}
 	return s
 }
-
-// OutputRules are the runners' tamper-scan output rules, by rule ID.
-func OutputRules() []*OutputRule {
-	var out []*OutputRule
-	for _, n := range builtin.Names() {
-		if r, _ := builtin.Lookup(n); r.Output != nil && r.Output != NoOutput {
-			out = append(out, r.Output)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
