@@ -31,7 +31,7 @@ func init() {
   </testsuite>
 </testsuites>
 `,
-			IDs: []string{"Paths.Separators"},
+			IDs: []string{"Paths/Separators"},
 		},
 		Output: &runner.OutputRule{ID: "runner-output-junit", Reason: "writes JUnit-style test report elements (<testcase, <testsuite)",
 			Pattern: regexp.MustCompile(`<testcase\b|<testsuites?\b`)},

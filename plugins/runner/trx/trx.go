@@ -33,7 +33,7 @@ func init() {
   </TestDefinitions>
 </TestRun>
 `,
-			IDs: []string{"Paths.Tests.Joins"},
+			IDs: []string{"Paths.Tests/Joins"},
 		},
 		Output:   runner.NoOutput,
 		Known:    runner.KnowsNone,
