@@ -32,6 +32,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
@@ -251,12 +252,5 @@ func KeyVersion(language, parser string) string {
 		parts = append(parts, h.Name+"="+h.Version)
 	}
 	sort.Strings(parts)
-	s := ""
-	for i, p := range parts {
-		if i > 0 {
-			s += ","
-		}
-		s += p
-	}
-	return s
+	return strings.Join(parts, ",")
 }

@@ -70,7 +70,12 @@ type Config struct {
 	Parser     string            `json:"parser"`
 	// ParserVersion is the parser's version (parsers.VersionOf) when it is
 	// not "1": a parser change reruns the runs it parses, and no other.
-	ParserVersion string   `json:"parser_version,omitempty"`
+	ParserVersion string `json:"parser_version,omitempty"`
+	// RunnerVersion names the versions of the run's runners
+	// (runner.KeyVersion) when one is not "1": a runner change reruns the
+	// runs it drives, and no other; absent for every runner today, so
+	// the keys are what they were before runners had versions.
+	RunnerVersion string   `json:"runner_version,omitempty"`
 	Regex         *Regex   `json:"regex,omitempty"` // only for parser "regex"
 	Skip          []string `json:"skip"`
 	Coverage      string   `json:"coverage_file,omitempty"` // relative to the repository root
