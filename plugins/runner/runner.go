@@ -68,6 +68,11 @@ type Runner struct {
 	// runner's output (NoOutput: the runner's output has no shape a
 	// pattern can tell, as a manifest's regex).
 	Output *OutputRule
+	// Started is the mark of a line that says the runner began running
+	// tests (not only building or downloading), which tells the machine's
+	// timeouts from the code's (steps/testrun/infra.go); NoStartMark when
+	// the runner prints none, and any run counts as started.
+	Started *regexp.Regexp
 	// Known lists the tests a run shows exist, and whether that is all
 	// of them (the skip check judges entries only against a complete
 	// list); KnowsNone when the runner's output cannot tell.
@@ -147,7 +152,17 @@ type Run struct {
 var (
 	// NoOutput: no output rule.
 	NoOutput = &OutputRule{ID: "none"}
+	// NoStartMark: no line says the tests started (StartMark is nil).
+	NoStartMark = regexp.MustCompile(`$none^`)
 )
+
+// StartMark is r's Started, nil for NoStartMark.
+func (r *Runner) StartMark() *regexp.Regexp {
+	if r.Started == NoStartMark {
+		return nil
+	}
+	return r.Started
+}
 
 // NoSkipStyle: no skip style.
 const NoSkipStyle = "none"

@@ -37,6 +37,8 @@ func init() {
 		},
 		Output: &runner.OutputRule{ID: "runner-output-go", Reason: "imitates go test output (--- PASS, === RUN, an ok package line, a test2json pass event)",
 			Pattern: regexp.MustCompile(`--- PASS:|=== (RUN|CONT|PAUSE)\b|(^|["'` + "`" + `]|\\n)ok {1,2}(\t|\\t)|\\?"Action\\?"\s*:\s*\\?"(pass|run|output)\\?"`)},
+		// A test2json run event.
+		Started: regexp.MustCompile(`"Action":"(run|pass|fail|skip)"`),
 		// The expected tests, which the step takes first, are all of them.
 		Known:    runner.KnowsNone,
 		Launch:   launch,

@@ -35,6 +35,7 @@ func init() {
 		},
 		Output: &runner.OutputRule{ID: "runner-output-junit", Reason: "writes JUnit-style test report elements (<testcase, <testsuite)",
 			Pattern: regexp.MustCompile(`<testcase\b|<testsuites?\b`)},
+		Started: runner.NoStartMark,
 		// GoogleTest's filter drops the tests it leaves out from the report.
 		Known:    runner.KnowsNone,
 		Launch:   runner.NoLaunch,

@@ -38,6 +38,8 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
 		},
 		Output: &runner.OutputRule{ID: "runner-output-libtest", Reason: "imitates cargo test (libtest) output (test result: ok, test ... ok)",
 			Pattern: regexp.MustCompile(`test result: ok\b|\btest \S.{0,200} \.\.\. ok\b`)},
+		// libtest's "running N tests".
+		Started: regexp.MustCompile(`^running \d+ tests?$`),
 		// libtest's --skip drops the tests it leaves out from its output.
 		Known:    runner.KnowsNone,
 		Launch:   runner.NoLaunch,

@@ -27,6 +27,7 @@ func init() {
 			IDs: []string{"paths.joins", "paths.splits"},
 		},
 		Output:   runner.NoOutput,
+		Started:  runner.NoStartMark,
 		Known:    runner.KnowsNone,
 		Launch:   runner.NoLaunch,
 		Expected: runner.NoExpected,

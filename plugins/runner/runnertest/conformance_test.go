@@ -75,6 +75,8 @@ func TestMissingPartFails(t *testing.T) {
 		{"Output", junit, func(r *runner.Runner) {
 			r.Output = &runner.OutputRule{ID: "junit-output", Reason: "x", Pattern: regexp.MustCompile(`<testcase`)}
 		}},
+		{"Started", goTest, func(r *runner.Runner) { r.Started = nil }},
+		{"Started", goTest, func(r *runner.Runner) { r.Started = regexp.MustCompile(`^PASS$`) }},
 		{"Known", goTest, func(r *runner.Runner) { r.Known = nil }},
 		{"Known", junit, func(r *runner.Runner) { r.Known = func(runner.KnownRun) ([]string, bool) { return nil, true } }},
 		{"Launch", goTest, func(r *runner.Runner) { r.Launch = nil }},

@@ -57,6 +57,12 @@ func Check(r *runner.Runner, work string) []error {
 	checkParser(r, fail)
 	checkSkipStyle(r, fail)
 	checkOutput(r, fail)
+	switch {
+	case r.Started == nil:
+		fail("Started", "missing (runner.NoStartMark if no line says the tests started)")
+	case r.Started != runner.NoStartMark && !slices.ContainsFunc(strings.Split(r.Sample.Output, "\n"), r.Started.MatchString):
+		fail("Started", "%s marks no line of the runner's sample", r.Started)
+	}
 	if r.Known == nil {
 		fail("Known", "missing (runner.KnowsNone if the runner's output cannot tell which tests exist)")
 	} else if _, complete := r.Known(runner.KnownRun{TimedOut: true}); complete {

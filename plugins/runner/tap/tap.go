@@ -31,6 +31,7 @@ ok 2 - suite/slow # SKIP
 		},
 		Output: &runner.OutputRule{ID: "runner-output-tap", Reason: "imitates TAP output (ok N - name)",
 			Pattern: regexp.MustCompile(`(^|["'` + "`" + `]|\\n)ok (\d+|%[-+ #0-9.]*[a-z]+|\{[^}]*\}) -`)},
+		Started: runner.NoStartMark,
 		// The drivers report every test they leave out ("# SKIP").
 		Known:    runner.KnowsResults,
 		Launch:   runner.NoLaunch,

@@ -36,6 +36,7 @@ func init() {
 			IDs: []string{"Paths.Tests/Joins"},
 		},
 		Output:   runner.NoOutput,
+		Started:  runner.NoStartMark,
 		Known:    runner.KnowsNone,
 		Launch:   runner.NoLaunch,
 		Expected: runner.NoExpected,
