@@ -115,7 +115,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			launcher, dirs, err := goLauncher(work)
+			launch, err := goRunner(t).Launch(work)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,11 +124,11 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 			// side, since the executor converts its shared dirs.
 			cache := filepath.Join(os.TempDir(), "osbench-evidence-cache-"+name+"-"+strconv.Itoa(os.Geteuid()))
 			gocache, modcache := filepath.Join(cache, "gocache"), filepath.Join(cache, "gomodcache")
-			env := withGoExec([]string{
+			env := launch.Env([]string{
 				"PATH=" + filepath.Dir(goBin) + ":/usr/bin:/bin", "GOTOOLCHAIN=local", "GOENV=off", "CGO_ENABLED=0",
 				"GOCACHE=" + gocache, "GOMODCACHE=" + modcache, "GOFLAGS=-mod=mod",
 				"HOME=" + filepath.Join(work, "home"), "TMPDIR=" + filepath.Join(work, "tmp"),
-			}, launcher)
+			})
 			argv := []string{"go", "test", "-count=1", "-json", "-covermode=set", "-coverpkg=./...", "-coverprofile=" + filepath.Join(work, "cover.out"), "./..."}
 			var out, stderr bytes.Buffer
 			if protected {
@@ -138,7 +138,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				}
 				res, err := ex.Run(context.Background(), executors.Cmd{
 					Argv: argv, Dir: repo, Env: env, Stdout: &out, Stderr: &stderr,
-					WorkDir: work, WritableDirs: []string{gocache, modcache, dirs.Records, dirs.Bin},
+					WorkDir: work, WritableDirs: append([]string{gocache, modcache}, launch.Writable...),
 					Timeout: 15 * time.Minute,
 				})
 				if err != nil || res.TimedOut {
@@ -167,7 +167,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log bytes.Buffer
-			ev, err := collectEvidence(evidenceRun{language: "go", repo: repo, platform: "linux", expected: expected, goRecords: dirs.Records, ran: true, log: &log}, parsed)
+			ev, err := collectEvidence(evidenceRun{runner: goRunner(t), repo: repo, platform: "linux", expected: expected, records: launch.Records, ran: true, log: &log}, parsed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +177,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 					a = r
 				}
 			}
-			_, planted := os.Lstat(filepath.Join(dirs.Records, "record.planted"))
+			_, planted := os.Lstat(filepath.Join(launch.Records, "record.planted"))
 			if protected {
 				if a.Status != schemas.StatusError || a.Evidence != schemas.EvidenceDenied {
 					t.Errorf("sandboxed: forged TestA = %+v, want an error the evidence denies\n%s", a, stderr.String())
@@ -185,7 +185,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				if planted == nil || strings.Contains(stderr.String(), "FORGER:") {
 					t.Errorf("sandboxed: the test binary changed the evidence:\n%s", stderr.String())
 				}
-				if b, err := os.ReadFile(launcher); err != nil || !strings.Contains(string(b), "records=") {
+				if b, err := os.ReadFile(filepath.Join(work, "osbench-bin", "go-test-exec")); err != nil || !strings.Contains(string(b), "records=") {
 					t.Errorf("sandboxed: the launcher was replaced (%v)", err)
 				}
 			} else if a.Status != schemas.StatusPass || a.Evidence != schemas.EvidenceRan {

@@ -1,4 +1,4 @@
-package testrun
+package gotest
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -139,7 +140,7 @@ func (r goRecord) rank() int {
 // relative to the repository ("." for the root). A directory with more
 // than one record (one go test runs each package's binary once) keeps the
 // one that ranks highest.
-func readGoRecords(records, repo string) (map[string]goRecord, error) {
+func readGoRecords(records, repo string, readUntrusted func(dir, name string) ([]byte, error)) (map[string]goRecord, error) {
 	entries, err := os.ReadDir(records)
 	if err != nil {
 		return nil, err
@@ -199,19 +200,12 @@ func goEvidence(results []schemas.TestResult, records map[string]goRecord, pkgDi
 		case r.Status != schemas.StatusPass:
 			// Not a pass anyway; the output's own status stands.
 		case !seen:
-			deny(r, fmt.Sprintf("reported as passing, but no test binary of package %s was run by go test's launcher", pkg))
+			runner.Deny(r, fmt.Sprintf("reported as passing, but no test binary of package %s was run by go test's launcher", pkg))
 		case rec.profile == "missing" && rec.status == "0":
-			deny(r, fmt.Sprintf("reported as passing, but the test binary of package %s exited 0 without writing the coverage profile testing writes after the tests ran", pkg))
+			runner.Deny(r, fmt.Sprintf("reported as passing, but the test binary of package %s exited 0 without writing the coverage profile testing writes after the tests ran", pkg))
 		}
 	}
 	return results
-}
-
-// deny turns a reported pass into an error the evidence contradicts.
-func deny(r *schemas.TestResult, reason string) {
-	r.Status = schemas.StatusError
-	r.Evidence = schemas.EvidenceDenied
-	r.Reason = reason
 }
 
 // owningPackage finds the longest import path of pkgDirs that id starts
