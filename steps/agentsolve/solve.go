@@ -18,7 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/egress"
 	"github.com/osbench/osbench/plugins/executors"
 	_ "github.com/osbench/osbench/plugins/lang/all" // test files are known by language
 	"github.com/osbench/osbench/plugins/toolenv"
@@ -125,8 +126,10 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Name() string { return Kind }
+
+// Version 2: the agent reaches network.allow through osbench's proxy.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -200,17 +203,41 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		stdout.Close()
 		return err
 	}
-	// Network stays off: the agent reaches nothing but loopback where the
-	// executor can isolate it (docs/agents.md says what is not built yet:
-	// the proxy to the declared endpoints).
+	egressLog, err := rc.SideWriter(SideEgress)
+	if err != nil {
+		stdout.Close()
+		stderr.Close()
+		return err
+	}
+	// Network stays off: where the executor isolates, the agent's one way
+	// out is the proxy to network.allow (network.go).
+	var (
+		ports []executors.LoopbackPort
+		proxy *egress.Proxy
+	)
+	if isolated() {
+		var proxyEnv map[string]string
+		if proxy, ports, proxyEnv, err = agentNetwork(cfg.Agent.Allow, egressLog); err != nil {
+			stdout.Close()
+			stderr.Close()
+			egressLog.Close()
+			return fmt.Errorf("agent %s: %w", cfg.Agent.Name, err)
+		}
+		env = setEnv(env, proxyEnv)
+	}
 	res, runErr := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Agent.Command, Dir: workspace, Env: env,
 		Stdout: stdout, Stderr: stderr, Timeout: wall,
-		WorkDir: rc.WorkDir, Network: false,
+		WorkDir: rc.WorkDir, Network: false, LoopbackPorts: ports,
 	})
+	if proxy != nil {
+		proxy.Stop()
+	}
 	cerr := stdout.Close()
-	if err := stderr.Close(); cerr == nil {
-		cerr = err
+	for _, w := range []io.Closer{stderr, egressLog} {
+		if err := w.Close(); cerr == nil {
+			cerr = err
+		}
 	}
 	if runErr != nil {
 		return fmt.Errorf("agent %s: %w", cfg.Agent.Name, runErr)

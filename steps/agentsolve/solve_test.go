@@ -2,6 +2,10 @@ package agentsolve
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,9 +36,15 @@ type solveCase struct {
 	// after holds files the patch, applied to the masked tree, must give
 	// ("" for absent).
 	after map[string]string
+	// allow is network.allow; egress the lines egress.log must hold.
+	allow  []string
+	egress string
 }
 
-func solveCases() []solveCase {
+// solveCases are the scripted agents; lm is an HTTP server on the host's
+// loopback that network.allow lists, other one that it does not; hostDir
+// a host directory the agent must not see.
+func solveCases(lm, other, hostDir string) []solveCase {
 	none := []string{}
 	return []solveCase{
 		{
@@ -73,6 +83,21 @@ ln -s w.go link.go`,
 			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; exit 3`,
 			want:   Result{Files: []string{"env.txt", "instruction.md"}, DroppedTestFiles: none, ExitCode: 3},
 			after:  map[string]string{"env.txt": "r-1 linux windows 2 7\nagent notes\n"},
+		},
+		{
+			// The proxy is the one way out (root only: elsewhere the
+			// agent has the host's network and no proxy is set up).
+			name: "the network: network.allow through the proxy, nothing else",
+			script: `curl -s --noproxy '*' http://` + lm + `/direct > direct.txt
+curl -s http://` + lm + `/proxied > proxied.txt
+curl -s -o /dev/null -w '%{http_connect}' https://proxy.golang.org/ > registry.txt
+curl -s -o /dev/null -w '%{http_code}' http://` + other + `/ > other.txt
+echo "[$(ls ` + hostDir + ` 2>/dev/null)]" > host.txt; exit 0`,
+			allow: []string{lm},
+			want:  Result{Files: []string{"direct.txt", "host.txt", "other.txt", "proxied.txt", "registry.txt"}, DroppedTestFiles: none},
+			after: map[string]string{"direct.txt": "lm /direct", "proxied.txt": "lm /proxied", "registry.txt": "403", "other.txt": "403", "host.txt": "[]\n"},
+			egress: "allowed relay " + lm + "\nallowed GET http://" + lm + "/proxied\n" +
+				"refused CONNECT proxy.golang.org:443: not in network.allow\nrefused GET http://" + other + "/: not in network.allow\n",
 		},
 		{
 			name:   "out of time: killed, and what it wrote is still the patch",
@@ -131,7 +156,11 @@ func TestSolve(t *testing.T) {
 		Config: []engine.Field{{Name: "tree", Value: tree}},
 		Local:  map[string]string{checkout.LocalPath: src},
 	}}
-	cases := solveCases()
+	lm, other := httpServer(t, "lm"), httpServer(t, "other")
+	cases := solveCases(lm, other, src)
+	if !isolated() {
+		cases = slices.DeleteFunc(cases, func(c solveCase) bool { return c.allow != nil })
+	}
 	for _, tc := range cases {
 		wall := tc.wall
 		if wall == "" {
@@ -141,7 +170,7 @@ func TestSolve(t *testing.T) {
 			InstanceID: "r-1", TaskDigest: "sha256:0", ProblemStatement: "Port r to Linux.", Language: "go", Source: "windows", Target: "linux",
 			TargetTest: []string{"go", "test", "./..."}, Host: "linux", InstructionVersion: InstructionVersion, Attempt: 2,
 			Executor: "local", MaxFileBytes: 4096,
-			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7,
+			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7, Allow: tc.allow,
 				Files: map[string]string{"notes": FileDigest([]byte("agent notes\n"))}},
 		}
 		steps = append(steps, &engine.Step{
@@ -197,6 +226,12 @@ func TestSolve(t *testing.T) {
 				t.Errorf("patch digest %s does not match the patch", got.PatchDigest)
 			}
 			checkApplies(t, patch, tc.after)
+			if tc.egress != "" {
+				log, err := arts.Side(SideEgress)
+				if err != nil || string(log) != tc.egress {
+					t.Errorf("egress.log: %v\n%s\nwant:\n%s", err, log, tc.egress)
+				}
+			}
 		})
 	}
 	if inst, err := Instruction(Config{InstanceID: "r-1", Source: "windows", Target: "linux", Host: "linux", TargetTest: []string{"go", "test"}, MaxFileBytes: 9}); err != nil ||
@@ -214,6 +249,17 @@ func TestSolve(t *testing.T) {
 			t.Errorf("second build: %s %s", s.ID, s.Status)
 		}
 	}
+}
+
+// httpServer answers "NAME PATH" on the host's loopback; it returns its
+// host:port.
+func httpServer(t *testing.T, name string) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%s %s", name, r.URL.Path)
+	}))
+	t.Cleanup(s.Close)
+	return strings.TrimPrefix(s.URL, "http://")
 }
 
 // checkApplies applies patch with git apply to a fresh copy of the task and
