@@ -25,14 +25,13 @@ import (
 const Done = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
 
 // Script is a scripted solution: the shell commands the model issues, one
-// per turn, by the first words of the task it is given. A task matching
-// no key gets Default.
+// per turn, by the model name the client asks for (litellm's
+// "openai/fix" asks for "fix"), so one server plays several agents.
 type Script struct {
-	// ByTask maps a substring of the first user message to the commands
-	// for that task.
-	ByTask map[string][]string
-	// Default is for any other task.
-	Default []string
+	// ByModel maps a model name to its commands.
+	ByModel map[string][]string `json:"by_model"`
+	// Default is for any other model.
+	Default []string `json:"default"`
 }
 
 // Request is one chat completion request as the server saw it.
@@ -128,12 +127,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, seen)
 	s.mu.Unlock()
 
-	commands := s.script.Default
-	for key, cmds := range s.script.ByTask {
-		if strings.Contains(seen.Task, key) {
-			commands = cmds
-			break
-		}
+	commands, ok := s.script.ByModel[req.Model]
+	if !ok {
+		commands = s.script.Default
 	}
 	command := Done
 	if seen.Turn < len(commands) {

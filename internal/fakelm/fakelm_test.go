@@ -30,7 +30,7 @@ func TestMiniSWEAgentReplays(t *testing.T) {
 	if mini == "" {
 		t.Skip("mini-swe-agent is not installed (make tools)")
 	}
-	s := New(Script{ByTask: map[string][]string{"greeting": {
+	s := New(Script{ByModel: map[string][]string{"greeting": {
 		"cat hello.txt", "sed -i 's/hello/goodbye/' hello.txt", "grep -c goodbye hello.txt",
 	}}})
 	defer s.Close()
@@ -38,7 +38,7 @@ func TestMiniSWEAgentReplays(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello world\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(mini, MiniArgs("fix the greeting", filepath.Join(dir, "traj.json"))...)
+	cmd := exec.Command(mini, MiniArgs("greeting", "fix the greeting", filepath.Join(dir, "traj.json"))...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), MiniEnv(s.URL+"/v1", filepath.Join(dir, "home"))...)
 	out, err := cmd.CombinedOutput()

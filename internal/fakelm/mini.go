@@ -6,9 +6,9 @@ const MiniSWEAgentVersion = "2.4.6"
 
 // MiniArgs are the arguments that run mini-swe-agent's `mini` on task
 // without a terminal: no confirmations, no prompt at the end, the
-// trajectory written to traj, a model name the fake answers.
-func MiniArgs(task, traj string) []string {
-	return []string{"--yolo", "--exit-immediately", "--model", "openai/osbench-fake", "--task", task, "--output", traj}
+// trajectory written to traj, the fake's model of that name.
+func MiniArgs(model, task, traj string) []string {
+	return []string{"--yolo", "--exit-immediately", "--model", "openai/" + model, "--task", task, "--output", traj}
 }
 
 // MiniEnv points mini-swe-agent (and litellm under it) at an OpenAI API

@@ -182,7 +182,11 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 		env = append(env, name+"="+v)
 	}
-	env = append(env,
+	artifacts, err := artifactsDir(rc.WorkDir)
+	if err != nil {
+		return err
+	}
+	env = append(env, EnvArtifacts+"="+artifacts,
 		EnvInstruction+"="+instruction, EnvTaskID+"="+cfg.InstanceID,
 		EnvTarget+"="+cfg.Target, EnvSource+"="+cfg.Source,
 		EnvAttempt+"="+strconv.Itoa(cfg.Attempt), EnvWorkspace+"="+workspace, EnvAgentDir+"="+agentDir)
@@ -244,6 +248,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	if cerr != nil {
 		return cerr
+	}
+	if err := keepArtifacts(rc, artifacts); err != nil {
+		return err
 	}
 
 	// Every process of the agent has ended (the executor kills the tree);

@@ -36,9 +36,10 @@ type solveCase struct {
 	// after holds files the patch, applied to the masked tree, must give
 	// ("" for absent).
 	after map[string]string
-	// allow is network.allow; egress the lines egress.log must hold.
-	allow  []string
-	egress string
+	// allow is network.allow; side the side artifacts the step must keep
+	// ("" for none by that name).
+	allow []string
+	side  map[string]string
 }
 
 // solveCases are the scripted agents; lm is an HTTP server on the host's
@@ -80,9 +81,12 @@ ln -s w.go link.go`,
 		},
 		{
 			name:   "the contract: instruction, task and target in the environment",
-			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; exit 3`,
+			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; echo '{}' > "$OSBENCH_ARTIFACTS/trajectory.json"; ln -s /etc/passwd "$OSBENCH_ARTIFACTS/link"; exit 3`,
 			want:   Result{Files: []string{"env.txt", "instruction.md"}, DroppedTestFiles: none, ExitCode: 3},
 			after:  map[string]string{"env.txt": "r-1 linux windows 2 7\nagent notes\n"},
+			// Its own record goes to $OSBENCH_ARTIFACTS, kept beside
+			// its output; a link there is not followed.
+			side: map[string]string{"agent-trajectory.json": "{}\n", "agent-link": ""},
 		},
 		{
 			// The proxy is the one way out (root only: elsewhere the
@@ -96,8 +100,8 @@ echo "[$(ls ` + hostDir + ` 2>/dev/null)]" > host.txt; exit 0`,
 			allow: []string{lm},
 			want:  Result{Files: []string{"direct.txt", "host.txt", "other.txt", "proxied.txt", "registry.txt"}, DroppedTestFiles: none},
 			after: map[string]string{"direct.txt": "lm /direct", "proxied.txt": "lm /proxied", "registry.txt": "403", "other.txt": "403", "host.txt": "[]\n"},
-			egress: "allowed relay " + lm + "\nallowed GET http://" + lm + "/proxied\n" +
-				"refused CONNECT proxy.golang.org:443: not in network.allow\nrefused GET http://" + other + "/: not in network.allow\n",
+			side: map[string]string{SideEgress: "allowed relay " + lm + "\nallowed GET http://" + lm + "/proxied\n" +
+				"refused CONNECT proxy.golang.org:443: not in network.allow\nrefused GET http://" + other + "/: not in network.allow\n"},
 		},
 		{
 			name:   "out of time: killed, and what it wrote is still the patch",
@@ -226,10 +230,13 @@ func TestSolve(t *testing.T) {
 				t.Errorf("patch digest %s does not match the patch", got.PatchDigest)
 			}
 			checkApplies(t, patch, tc.after)
-			if tc.egress != "" {
-				log, err := arts.Side(SideEgress)
-				if err != nil || string(log) != tc.egress {
-					t.Errorf("egress.log: %v\n%s\nwant:\n%s", err, log, tc.egress)
+			for name, want := range tc.side {
+				got, err := arts.Side(name)
+				if want == "" && err == nil {
+					t.Errorf("side artifact %s kept: %q", name, got)
+				}
+				if want != "" && (err != nil || string(got) != want) {
+					t.Errorf("side artifact %s: %v\n%s\nwant:\n%s", name, err, got, want)
 				}
 			}
 		})
