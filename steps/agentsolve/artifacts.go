@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-
-	"github.com/osbench/osbench/engine"
 )
 
 // EnvArtifacts is a directory outside the workspace where the agent may
@@ -26,10 +24,11 @@ func artifactsDir(workDir string) (string, error) {
 	return dir, os.Chmod(dir, 0o777)
 }
 
-// keepArtifacts stores the regular files the agent left in dir. Links and
+// keepArtifacts stores the regular files the agent left in dir, each
+// through side (the step's redacting side writer). Links and
 // directories are skipped (a link could name a host file osbench can read
 // and the agent cannot).
-func keepArtifacts(rc *engine.RunContext, dir string) error {
+func keepArtifacts(side func(string) (io.WriteCloser, error), dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("agent artifacts: %w", err)
@@ -39,14 +38,14 @@ func keepArtifacts(rc *engine.RunContext, dir string) error {
 		if !e.Type().IsRegular() {
 			continue
 		}
-		if err := keepArtifact(rc, filepath.Join(dir, e.Name()), "agent-"+e.Name()); err != nil {
+		if err := keepArtifact(side, filepath.Join(dir, e.Name()), "agent-"+e.Name()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func keepArtifact(rc *engine.RunContext, path, name string) error {
+func keepArtifact(side func(string) (io.WriteCloser, error), path, name string) error {
 	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return fmt.Errorf("agent artifact: %w", err)
@@ -55,7 +54,7 @@ func keepArtifact(rc *engine.RunContext, path, name string) error {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return nil
 	}
-	w, err := rc.SideWriter(name)
+	w, err := side(name)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/osbench/osbench/plugins/egress"
 	"github.com/osbench/osbench/plugins/executors"
 	_ "github.com/osbench/osbench/plugins/lang/all" // test files are known by language
+	"github.com/osbench/osbench/plugins/redact"
 	"github.com/osbench/osbench/plugins/toolenv"
 )
 
@@ -175,12 +176,27 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			env[i] = "PATH=" + agentDir + string(filepath.ListSeparator) + strings.TrimPrefix(kv, "PATH=")
 		}
 	}
+	secrets := map[string]string{}
 	for _, name := range cfg.Agent.SecretEnv {
 		v, ok := os.LookupEnv(name)
 		if !ok {
 			return fmt.Errorf("agent %s: secret_env %s is not set in osbench's environment", cfg.Agent.Name, name)
 		}
 		env = append(env, name+"="+v)
+		secrets[name] = v
+	}
+	// The values never reach what the step keeps: every log and artifact
+	// of the agent is redacted as it is written.
+	redactor, err := redact.New(secrets)
+	if err != nil {
+		return fmt.Errorf("agent %s: secret_env: %w", cfg.Agent.Name, err)
+	}
+	side := func(name string) (io.WriteCloser, error) {
+		w, err := rc.SideWriter(name)
+		if err != nil {
+			return nil, err
+		}
+		return redactor.Wrap(w), nil
 	}
 	artifacts, err := artifactsDir(rc.WorkDir)
 	if err != nil {
@@ -198,16 +214,16 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	stdout, err := rc.SideWriter(SideStdout)
+	stdout, err := side(SideStdout)
 	if err != nil {
 		return err
 	}
-	stderr, err := rc.SideWriter(SideStderr)
+	stderr, err := side(SideStderr)
 	if err != nil {
 		stdout.Close()
 		return err
 	}
-	egressLog, err := rc.SideWriter(SideEgress)
+	egressLog, err := side(SideEgress)
 	if err != nil {
 		stdout.Close()
 		stderr.Close()
@@ -249,7 +265,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if cerr != nil {
 		return cerr
 	}
-	if err := keepArtifacts(rc, artifacts); err != nil {
+	if err := keepArtifacts(side, artifacts); err != nil {
 		return err
 	}
 

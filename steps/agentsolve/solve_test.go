@@ -40,6 +40,8 @@ type solveCase struct {
 	// ("" for none by that name).
 	allow []string
 	side  map[string]string
+	// secrets is secret_env.
+	secrets []string
 }
 
 // solveCases are the scripted agents; lm is an HTTP server on the host's
@@ -104,6 +106,16 @@ echo "[$(ls ` + hostDir + ` 2>/dev/null)]" > host.txt; exit 0`,
 				"refused CONNECT proxy.golang.org:443: not in network.allow\nrefused GET http://" + other + "/: not in network.allow\n"},
 		},
 		{
+			// secret_env values never reach the stored logs.
+			name: "a secret the agent prints is redacted from its logs",
+			script: `echo "key $OSBENCH_TEST_AGENT_SECRET."; echo "err $OSBENCH_TEST_AGENT_SECRET" >&2
+echo "{\"key\": \"$OSBENCH_TEST_AGENT_SECRET\"}" > "$OSBENCH_ARTIFACTS/trajectory.json"`,
+			secrets: []string{"OSBENCH_TEST_AGENT_SECRET"},
+			want:    Result{Files: none, DroppedTestFiles: none},
+			side: map[string]string{SideStdout: "key [secret OSBENCH_TEST_AGENT_SECRET].\n", SideStderr: "err [secret OSBENCH_TEST_AGENT_SECRET]\n",
+				"agent-trajectory.json": "{\"key\": \"[secret OSBENCH_TEST_AGENT_SECRET]\"}\n"},
+		},
+		{
 			name:   "out of time: killed, and what it wrote is still the patch",
 			script: `echo early > early.txt; sleep 30; echo late > late.txt`,
 			wall:   "2s",
@@ -160,6 +172,7 @@ func TestSolve(t *testing.T) {
 		Config: []engine.Field{{Name: "tree", Value: tree}},
 		Local:  map[string]string{checkout.LocalPath: src},
 	}}
+	t.Setenv("OSBENCH_TEST_AGENT_SECRET", "sk-agent-secret-0123")
 	lm, other := httpServer(t, "lm"), httpServer(t, "other")
 	cases := solveCases(lm, other, src)
 	if !isolated() {
@@ -174,7 +187,7 @@ func TestSolve(t *testing.T) {
 			InstanceID: "r-1", TaskDigest: "sha256:0", ProblemStatement: "Port r to Linux.", Language: "go", Source: "windows", Target: "linux",
 			TargetTest: []string{"go", "test", "./..."}, Host: "linux", InstructionVersion: InstructionVersion, Attempt: 2,
 			Executor: "local", MaxFileBytes: 4096,
-			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7, Allow: tc.allow,
+			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7, Allow: tc.allow, SecretEnv: tc.secrets,
 				Files: map[string]string{"notes": FileDigest([]byte("agent notes\n"))}},
 		}
 		steps = append(steps, &engine.Step{
