@@ -72,6 +72,10 @@ type Cmd struct {
 	// repository or patch code (builds, tests) never set it; a fetch of
 	// pinned dependencies, which runs no repository code, does.
 	Network bool
+	// LoopbackPorts are ports of 127.0.0.1 in the command's network whose
+	// connections osbench serves itself (LoopbackPort): the one way out
+	// of a command without Network, for a proxy that decides what passes.
+	LoopbackPorts []LoopbackPort
 
 	// ownedDirs are long-lived directories of one run user (a Wine
 	// prefix, which Wine refuses unless its user owns it): handed to
