@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"debug/elf"
+	"debug/gosym"
 	"errors"
 	"fmt"
 	"os"
@@ -156,6 +157,16 @@ func readTarget(path string, sel func(string) (string, bool)) (*target, error) {
 			t.syms = append(t.syms, elfSymbol{name: name, addr: s.Value})
 		}
 	}
+	if len(all) == 0 {
+		// go test links the binaries it runs with -s (no symbol table);
+		// the runtime's own function table, which every Go binary keeps
+		// for its stack traces, names the same functions.
+		syms, err := goFuncs(f, sel)
+		if err != nil {
+			return nil, fmt.Errorf("entrytrace: %s: %w", path, err)
+		}
+		t.syms = syms
+	}
 	if t.pie {
 		for _, p := range f.Progs {
 			if p.Type == elf.PT_LOAD {
@@ -165,6 +176,30 @@ func readTarget(path string, sel func(string) (string, bool)) (*target, error) {
 		}
 	}
 	return t, nil
+}
+
+// goFuncs reads a Go binary's function table (.gopclntab) for the
+// functions the selector accepts; none for a binary that has none.
+func goFuncs(f *elf.File, sel func(string) (string, bool)) ([]elfSymbol, error) {
+	pcln, text := f.Section(".gopclntab"), f.Section(".text")
+	if pcln == nil || text == nil {
+		return nil, nil
+	}
+	data, err := pcln.Data()
+	if err != nil {
+		return nil, err
+	}
+	tab, err := gosym.NewTable(nil, gosym.NewLineTable(data, text.Addr))
+	if err != nil {
+		return nil, err
+	}
+	var out []elfSymbol
+	for _, fn := range tab.Funcs {
+		if name, ok := sel(fn.Name); ok {
+			out = append(out, elfSymbol{name: name, addr: fn.Entry})
+		}
+	}
+	return out, nil
 }
 
 // tracer is the state of one traced run.

@@ -54,6 +54,9 @@ func TestTraceSeesTheTestsThatRan(t *testing.T) {
 	}{
 		{"exe", nil},
 		{"pie", []string{"-buildmode=pie"}},
+		// go test links the binaries it runs without a symbol table.
+		{"stripped", []string{"-ldflags=-s -w"}},
+		{"stripped pie", []string{"-buildmode=pie", "-ldflags=-s -w"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := testBinary(t, "suite", tc.flags...)

@@ -35,6 +35,34 @@ func init() {
 }
 `
 
+// profileForgingInit goes one step further: it writes a plausible coverage
+// profile where the go command asked for one, then prints passes and
+// exits 0. Only evidence from outside the binary tells it from a run.
+const profileForgingInit = `package a
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+func init() {
+	for _, arg := range os.Args {
+		if p, ok := strings.CutPrefix(arg, "-test.coverprofile="); ok {
+			_ = os.WriteFile(p, []byte("mode: set\nex/a/a.go:3.16,3.26 1 1\n"), 0o644)
+		}
+	}
+	for _, arg := range os.Args {
+		if strings.HasPrefix(arg, "-test.") {
+			fmt.Println("=== RUN   TestA")
+			fmt.Println("\x16--- PASS: TestA (0.00s)")
+			fmt.Println("PASS")
+			os.Exit(0)
+		}
+	}
+}
+`
+
 // TestGoLauncherEvidence runs real go test through the launcher on a
 // two-package module: the honest package's pass is evidenced, the pass the
 // forging init printed is an error.
@@ -42,8 +70,9 @@ func TestGoLauncherEvidence(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	for _, forged := range []bool{false, true} {
-		t.Run(map[bool]string{false: "honest", true: "forged"}[forged], func(t *testing.T) {
+	for _, variant := range []string{"honest", "forged", "forged profile"} {
+		forged := variant != "honest"
+		t.Run(variant, func(t *testing.T) {
 			work := t.TempDir()
 			repo := filepath.Join(work, "repo")
 			files := map[string]string{
@@ -53,9 +82,12 @@ func TestGoLauncherEvidence(t *testing.T) {
 				"b/b.go":      "package b\n\nfunc B() int { return 2 }\n",
 				"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {\n\tif B() != 2 {\n\t\tt.Fatal(\"B() is not 2\")\n\t}\n}\n",
 			}
-			if forged {
+			switch variant {
+			case "forged":
 				files["a/forge.go"] = forgingInit
-			} else {
+			case "forged profile":
+				files["a/forge.go"] = profileForgingInit
+			default:
 				files["a/a.go"] = "package a\n\nfunc A() int { return 2 }\n"
 			}
 			for name, body := range files {
@@ -103,7 +135,11 @@ func TestGoLauncherEvidence(t *testing.T) {
 			}
 			a := got["ex/a/TestA"]
 			if forged {
-				if a.Status != schemas.StatusError || a.Evidence != schemas.EvidenceDenied || !strings.Contains(a.Reason, "without writing the coverage profile") {
+				want := "without writing the coverage profile"
+				if variant == "forged profile" {
+					want = "never entered TestA"
+				}
+				if a.Status != schemas.StatusError || a.Evidence != schemas.EvidenceDenied || !strings.Contains(a.Reason, want) {
 					t.Errorf("forged TestA = %+v, want an error the evidence denies", a)
 				}
 				if !strings.Contains(log.String(), "ex/a/TestA") {

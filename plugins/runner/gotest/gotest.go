@@ -7,6 +7,7 @@ package gotest
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"runtime"
 
@@ -20,8 +21,9 @@ const Name = "go-test"
 
 func init() {
 	runner.Register(&runner.Runner{
-		Name:      Name,
-		Version:   "1",
+		Name: Name,
+		// 2: the entry tracer's evidence (launcher.go).
+		Version:   "2",
 		Parser:    parsers.NameGoTestJSON,
 		SkipStyle: "go",
 		Home:      "go",
@@ -58,11 +60,33 @@ func launch(work string) (*runner.Launch, error) {
 	if err != nil {
 		return nil, err
 	}
+	tracer := entryTracer()
 	return &runner.Launch{
-		Env:      func(env []string) []string { return withGoExec(env, launcher) },
+		Env: func(env []string) []string {
+			env = withGoExec(env, launcher)
+			if tracer != "" {
+				env = append(env, "OSBENCH_ENTRYTRACE="+tracer)
+			}
+			return env
+		},
 		Writable: []string{dirs.Records, dirs.Bin},
 		Records:  dirs.Records,
 	}, nil
+}
+
+// entryTracer is the program the launcher runs the entry tracer as: this
+// one (osbench, a worker, or a test binary of osbench's packages — each
+// links plugins/entrytrace, whose init answers entrytrace.MainArg), on the
+// one platform that has a tracer; "" elsewhere.
+func entryTracer() string {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return ""
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }
 
 // evidence lists the Go tests of the restored test files as the run's
