@@ -47,19 +47,6 @@ type image struct {
 	bps map[uint64]*breakpoint
 }
 
-// copy is the image of a forked child: the same bytes, its own memory.
-func (im *image) copy() *image {
-	if im == nil {
-		return nil
-	}
-	c := &image{bps: make(map[uint64]*breakpoint, len(im.bps))}
-	for a, bp := range im.bps {
-		b := *bp
-		c.bps[a] = &b
-	}
-	return c
-}
-
 const (
 	int3      = 0xCC
 	siKernel  = 0x80 // si_code of a trap the CPU raised (int3), not kill(2)
@@ -67,10 +54,12 @@ const (
 		unix.PTRACE_O_TRACEEXEC | unix.PTRACE_O_EXITKILL
 )
 
-// Trace runs the command to its end under ptrace, following every process
-// it starts, and reports the selected functions of the target that any of
-// them entered. When the first process ends, what it left running is
-// killed. The calling process must not start or wait for other children
+// Trace runs the command to its end under ptrace, following the processes
+// it starts up to the target, and reports the selected functions of the
+// target that its processes entered. Processes the target itself starts
+// are let go at once (a test's helper processes and commands keep their
+// own signals, job control and tracing). When the first process ends,
+// what it left running under the tracer is killed. The calling process must not start or wait for other children
 // while Trace runs: a tracer reaps its tracees with wait(-1), which would
 // take theirs too (the test launcher runs it as a process of its own). A
 // cancelled ctx kills the program.
@@ -335,24 +324,34 @@ func (tr *tracer) stopped(tid int, ws syscall.WaitStatus) error {
 		// event of the one that made it).
 		tr.seen[tid] = true
 		if sig == syscall.SIGSTOP {
+			tgid, ppid := procStatus(tid)
+			if tgid == tid && tr.procs[ppid] != nil {
+				// A process the target started (a helper process, a
+				// command a test runs) is not followed: its signals,
+				// its own tracing and its job control stay its own.
+				delete(tr.seen, tid)
+				if err := unix.PtraceDetach(tid); err != nil && !errors.Is(err, syscall.ESRCH) {
+					return fmt.Errorf("entrytrace: let go of process %d: %w", tid, err)
+				}
+				return nil
+			}
 			return cont(tid, 0)
 		}
 	}
 	if sig != syscall.SIGTRAP {
+		if stopSignal(sig) && groupStop(tid) {
+			// The stop the signal caused, reported again: a tracer of
+			// this kind cannot leave it stopped and keep waiting, so it
+			// goes on (re-injecting would report it forever).
+			return cont(tid, 0)
+		}
 		return cont(tid, sig) // the program's own signal (Go's SIGURG, …)
 	}
 	switch ws.TrapCause() {
-	case unix.PTRACE_EVENT_CLONE:
-		return cont(tid, 0) // a thread: same process, same memory
-	case unix.PTRACE_EVENT_FORK, unix.PTRACE_EVENT_VFORK:
-		if msg, err := unix.PtraceGetEventMsg(tid); err == nil {
-			parent := tr.procs[tgidOf(tid)]
-			if ws.TrapCause() == unix.PTRACE_EVENT_VFORK {
-				tr.procs[int(msg)] = parent // shares the memory until it execs
-			} else {
-				tr.procs[int(msg)] = parent.copy()
-			}
-		}
+	case unix.PTRACE_EVENT_CLONE, unix.PTRACE_EVENT_FORK, unix.PTRACE_EVENT_VFORK:
+		// A thread shares its process's image; a new process runs its
+		// parent's until it execs, and the launcher chain before the
+		// target runs no watched code: nothing to record until an exec.
 		return cont(tid, 0)
 	case unix.PTRACE_EVENT_EXEC:
 		// The thread that exec'd now has the process's id; the old image
@@ -412,18 +411,51 @@ func (tr *tracer) killRest() {
 
 // tgidOf is the process a thread belongs to.
 func tgidOf(tid int) int {
+	tgid, _ := procStatus(tid)
+	return tgid
+}
+
+// procStatus is a thread's process and that process's parent, as this
+// process's PID namespace numbers them; the thread itself when unknown.
+func procStatus(tid int) (tgid, ppid int) {
+	tgid, ppid = tid, 0
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", tid))
 	if err != nil {
-		return tid
+		return tgid, ppid
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-				return n
-			}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(val))
+		if err != nil {
+			continue
+		}
+		switch key {
+		case "Tgid":
+			tgid = n
+		case "PPid":
+			ppid = n
 		}
 	}
-	return tid
+	return tgid, ppid
+}
+
+func stopSignal(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGSTOP, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU:
+		return true
+	}
+	return false
+}
+
+// groupStop tells a group-stop from a signal about to be delivered: only
+// the latter has a siginfo.
+func groupStop(tid int) bool {
+	var info [128]byte
+	_, _, errno := syscall.Syscall6(syscall.SYS_PTRACE, syscall.PTRACE_GETSIGINFO, uintptr(tid), 0, uintptr(unsafe.Pointer(&info[0])), 0, 0)
+	return errno == syscall.EINVAL
 }
 
 // siCode is the si_code of the signal a thread stopped with.
