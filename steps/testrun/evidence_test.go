@@ -63,6 +63,69 @@ func init() {
 }
 `
 
+// harnessReuseInit runs the real harness on look-alike tests: TestA by
+// name with an empty body, through testing.MainStart and test deps of its
+// own whose coverage tear-down writes the profile. Real framing, a real
+// profile, exit 0; the task's TestA never runs.
+const harnessReuseInit = `package a
+
+import (
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+type corpusEntry = struct {
+	Parent     string
+	Path       string
+	Data       []byte
+	Values     []any
+	Generation int
+	IsSeed     bool
+}
+
+type deps struct{}
+
+func (deps) ImportPath() string                           { return "ex/a" }
+func (deps) ModulePath() string                           { return "ex" }
+func (deps) MatchString(pat, str string) (bool, error)    { return regexp.MatchString(pat, str) }
+func (deps) SetPanicOnExit0(bool)                         {}
+func (deps) StartCPUProfile(io.Writer) error              { return nil }
+func (deps) StopCPUProfile()                              {}
+func (deps) StartTestLog(io.Writer)                       {}
+func (deps) StopTestLog() error                           { return nil }
+func (deps) WriteProfileTo(string, io.Writer, int) error  { return nil }
+func (deps) CheckCorpus([]any, []reflect.Type) error      { return nil }
+func (deps) ResetCoverage()                               {}
+func (deps) SnapshotCoverage()                            {}
+func (deps) RunFuzzWorker(func(corpusEntry) error) error  { return nil }
+func (deps) ReadCorpus(string, []reflect.Type) ([]corpusEntry, error) { return nil, nil }
+func (deps) CoordinateFuzzing(time.Duration, int64, time.Duration, int64, int, []corpusEntry, []reflect.Type, string, string) error {
+	return nil
+}
+func (deps) InitRuntimeCoverage() (string, func(string, string) (string, error), func() float64) {
+	return "set", func(profile, _ string) (string, error) {
+		if profile != "" {
+			_ = os.WriteFile(profile, []byte("mode: set\nex/a/a.go:3.16,3.26 1 1\n"), 0o644)
+		}
+		return "", nil
+	}, func() float64 { return 1 }
+}
+
+func init() {
+	for _, arg := range os.Args {
+		if strings.HasPrefix(arg, "-test.") {
+			tests := []testing.InternalTest{{Name: "TestA", F: func(*testing.T) {}}}
+			os.Exit(testing.MainStart(deps{}, tests, nil, nil, nil).Run())
+		}
+	}
+}
+`
+
 // TestGoLauncherEvidence runs real go test through the launcher on a
 // two-package module: the honest package's pass is evidenced, the pass the
 // forging init printed is an error.
@@ -70,7 +133,7 @@ func TestGoLauncherEvidence(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	for _, variant := range []string{"honest", "forged", "forged profile"} {
+	for _, variant := range []string{"honest", "forged", "forged profile", "harness reuse"} {
 		forged := variant != "honest"
 		t.Run(variant, func(t *testing.T) {
 			work := t.TempDir()
@@ -87,6 +150,8 @@ func TestGoLauncherEvidence(t *testing.T) {
 				files["a/forge.go"] = forgingInit
 			case "forged profile":
 				files["a/forge.go"] = profileForgingInit
+			case "harness reuse":
+				files["a/forge.go"] = harnessReuseInit
 			default:
 				files["a/a.go"] = "package a\n\nfunc A() int { return 2 }\n"
 			}
@@ -136,7 +201,7 @@ func TestGoLauncherEvidence(t *testing.T) {
 			a := got["ex/a/TestA"]
 			if forged {
 				want := "without writing the coverage profile"
-				if variant == "forged profile" {
+				if variant == "forged profile" || variant == "harness reuse" {
 					want = "never entered TestA"
 				}
 				if a.Status != schemas.StatusError || a.Evidence != schemas.EvidenceDenied || !strings.Contains(a.Reason, want) {
