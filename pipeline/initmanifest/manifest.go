@@ -23,6 +23,9 @@ type Manifest struct {
 	Migrate []string
 	// FlakyRuns is written when not 0 (the first look runs once).
 	FlakyRuns int
+	// Params are the preset parameters given with --param and --runner
+	// (written as the repository's params, nil: none).
+	Params map[string]cty.Value
 	// Skips holds each platform's proposed skip list.
 	Skips map[string][]Skip
 	// EvalTimeouts holds, per platform, a proposed test.eval_timeout
@@ -68,6 +71,9 @@ func (m *Manifest) Text() []byte {
 	}
 	if m.FlakyRuns != 0 {
 		repo.SetAttributeValue("flaky_runs", cty.NumberIntVal(int64(m.FlakyRuns)))
+	}
+	if len(m.Params) > 0 {
+		repo.SetAttributeValue("params", cty.ObjectVal(m.Params))
 	}
 	written := map[string]bool{}
 	for p, skips := range m.Skips {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
@@ -37,6 +38,13 @@ type Options struct {
 	Rerun bool
 	// Force writes the manifest even when no direction has one-sided lines.
 	Force bool
+	// Params are --param and --runner: preset parameters written into the
+	// manifest (and used by its runs), checked against the preset's.
+	Params ParamArgs
+	// Timeout, when set (a Go duration), is every platform's test timeout
+	// and eval_timeout, in the runs and in the manifest, in place of the
+	// preset's and of the ladder's proposal.
+	Timeout string
 
 	Cache   *cache.Cache
 	Engine  engine.Options
@@ -88,6 +96,9 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 	if m.Preset, err = DetectPreset(tree); err != nil {
 		return nil, err
 	}
+	if m.Params, err = r.opts.Params.For(m.Preset); err != nil {
+		return nil, err
+	}
 	if src.Kind == KindDebian {
 		m.Name = upstreamName(m.Name, func(file string) []byte {
 			b, _ := co.TreeFile(checkout.ResultSource, file)
@@ -103,7 +114,31 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 		}
 	}
 	r.res.Name, r.res.Preset = m.Name, m.Preset
+	if r.opts.Timeout != "" {
+		if err := r.fixTimeout(m); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// fixTimeout writes --timeout as every platform's timeout and
+// eval_timeout, before the first look so its runs are the manifest's.
+func (r *runner) fixTimeout(m *Manifest) error {
+	d, err := time.ParseDuration(r.opts.Timeout)
+	if err != nil || d < time.Second || d%time.Second != 0 {
+		return fmt.Errorf("--timeout %q: want a whole number of seconds or more as a Go duration, like 90s, 15m or 1h30m", r.opts.Timeout)
+	}
+	set, diags := manifests.LoadSource(r.file, m.Text(), manifests.LoadOptions{Known: r.opts.Known})
+	if diags.HasErrors() {
+		return fmt.Errorf("the manifest init composed does not load: %v", diags)
+	}
+	m.EvalTimeouts = map[string]EvalTimeout{}
+	for _, p := range set.Repositories[0].Platforms {
+		m.EvalTimeouts[p.Name] = EvalTimeout{Value: r.opts.Timeout, Timeout: r.opts.Timeout,
+			Reason: "timeout and eval_timeout: given to osbench init (--timeout), not proposed from a run"}
+	}
+	return nil
 }
 
 // firstLook runs the suites once per platform with both directions, and
@@ -124,7 +159,9 @@ func (r *runner) firstLook(ctx context.Context, m *Manifest) (first, final *look
 	r.res.First = first.summary()
 	m.Skips = ProposeSkips(first.runs)
 	r.res.Skips = m.Skips
-	m.EvalTimeouts = ProposeEvalTimeouts(first.runs)
+	if r.opts.Timeout == "" {
+		m.EvalTimeouts = ProposeEvalTimeouts(first.runs)
+	}
 	final = first
 	if len(m.Skips) > 0 && r.opts.Rerun {
 		if final, err = r.look(ctx, m); err != nil {
