@@ -13,7 +13,7 @@ import (
 )
 
 func newInitCommand(g *globals) *cobra.Command {
-	var out, sha256, toolchain, timeout, runner string
+	var out, sha256, toolchain, timeout, buildTimeout, runner string
 	var params []string
 	var force, rerun bool
 	c := &cobra.Command{
@@ -39,7 +39,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			stderr := cmd.ErrOrStderr()
 			res, err := initmanifest.Run(ctx, initmanifest.Options{
 				Source: src, Out: out, Toolchain: toolchain, Rerun: rerun, Force: force,
-				Params: initmanifest.ParamArgs{Params: params, Runner: runner}, Timeout: timeout,
+				Params: initmanifest.ParamArgs{Params: params, Runner: runner}, Timeout: timeout, BuildTimeout: buildTimeout,
 				Cache:   c,
 				Engine:  g.initEngineOptions(),
 				Compile: compile.Options{Platforms: g.platforms, ExecutorState: g.executorState},
@@ -75,6 +75,7 @@ func newInitCommand(g *globals) *cobra.Command {
 	f.StringArrayVar(&params, "param", nil, "a preset parameter KEY=VALUE written into the manifest's params (repeatable; a list parameter takes one element per --param, or an HCL list)")
 	f.StringVar(&runner, "runner", "", "the preset's runner parameter (c-cmake: ctest, gtest or each), instead of the preset's default")
 	f.StringVar(&timeout, "timeout", "", "every platform's test timeout and eval_timeout (a Go duration), instead of the preset's and the proposed one")
+	f.StringVar(&buildTimeout, "build-timeout", "", "every platform's build.timeout (a Go duration), instead of the preset's")
 	f.BoolVar(&rerun, "rerun", true, "run once more with the proposed skips, so a build of the manifest finds its runs cached")
 	return c
 }

@@ -16,7 +16,7 @@ func TestBuildOutcome(t *testing.T) {
 	}{
 		{"failed", cmd + "-- Configuring\nCMake Error at CMakeLists.txt:3 (add_library):\n  no sources\n[osbench: build exit 1, timed out false, 2s]\n[osbench: build command failed: exit 1, timed out false]\n",
 			"the build failed (exit 1)", []string{"-- Configuring", "CMake Error at CMakeLists.txt:3 (add_library):", "  no sources"}},
-		{"timed out", cmd + "[ 40%] Building C object src/a.c.o\n[osbench: build exit -1, timed out true, 30m0s]\n[osbench: build command failed: exit -1, timed out true]\n",
+		{"timed out", cmd + "[ 40%] Building C object src/a.c.o\n[osbench: build exit -1, timed out true, 30m0s]\n[osbench: infrastructure failure (compile phase timed out): the build command ran past its budget of 30m0s]\n",
 			"the build timed out", []string{"[ 40%] Building C object src/a.c.o"}},
 		{"built, no tests", cmd + "[100%] Built target x\n[osbench: build exit 0, timed out false, 3s]\n$ bash ...\nNo tests were found!!!\n",
 			"", nil},

@@ -31,6 +31,9 @@ type Manifest struct {
 	// EvalTimeouts holds, per platform, a proposed test.eval_timeout
 	// (written only where it differs from the preset's).
 	EvalTimeouts map[string]EvalTimeout
+	// BuildTimeouts holds, per platform, a build.timeout given to init
+	// (--build-timeout).
+	BuildTimeouts map[string]string
 }
 
 // EvalTimeout is a proposed eval_timeout and where it came from.
@@ -82,6 +85,9 @@ func (m *Manifest) Text() []byte {
 	for p := range m.EvalTimeouts {
 		written[p] = true
 	}
+	for p := range m.BuildTimeouts {
+		written[p] = true
+	}
 	platforms := make([]string, 0, len(written))
 	for p, ok := range written {
 		if ok {
@@ -91,7 +97,15 @@ func (m *Manifest) Text() []byte {
 	sort.Strings(platforms)
 	for _, p := range platforms {
 		repo.AppendNewline()
-		test := repo.AppendNewBlock("platform", []string{p}).Body().AppendNewBlock("test", nil).Body()
+		platform := repo.AppendNewBlock("platform", []string{p}).Body()
+		if d, ok := m.BuildTimeouts[p]; ok {
+			platform.AppendNewBlock("build", nil).Body().SetAttributeValue("timeout", cty.StringVal(d))
+		}
+		_, hasEval := m.EvalTimeouts[p]
+		if !hasEval && len(m.Skips[p]) == 0 {
+			continue
+		}
+		test := platform.AppendNewBlock("test", nil).Body()
 		if et, ok := m.EvalTimeouts[p]; ok {
 			if et.Reason != "" {
 				test.AppendUnstructuredTokens(hclwrite.Tokens{comment(et.Reason)})

@@ -70,7 +70,7 @@ func TestParamArgs(t *testing.T) {
 // --timeout as a platform's timeout and eval_timeout.
 func TestManifestWritesParams(t *testing.T) {
 	m := &Manifest{Name: "libuv", Preset: "c-cmake", Source: Source{Kind: KindPath, Value: "../libuv"},
-		Params: map[string]cty.Value{"runner": cty.StringVal("each"), "programs": cty.ListVal([]cty.Value{cty.StringVal("uv_run_tests_a")})},
+		Params:       map[string]cty.Value{"runner": cty.StringVal("each"), "programs": cty.ListVal([]cty.Value{cty.StringVal("uv_run_tests_a")})},
 		EvalTimeouts: map[string]EvalTimeout{"linux": {Value: "15m", Timeout: "15m", Reason: "given"}}}
 	got := string(m.Text())
 	for _, want := range []string{
