@@ -31,6 +31,9 @@ type Result struct {
 	Text          []byte
 	Steps         StepCounts
 	Problems      []string // steps that failed
+	// TestSwitches are the tree's CMake options that speak of tests
+	// (TestSwitches), named when a suite reports no test.
+	TestSwitches []string
 }
 
 // RunSummary counts one platform's test statuses.
@@ -145,7 +148,11 @@ func (r *Result) writeEnd(w io.Writer) {
 	}
 	switch {
 	case len(none) > 0 && r.Manifest == nil && len(r.Directions) == 0:
-		fmt.Fprintf(w, "no manifest: it built, and the suite reported no test on %s; nothing written (tests switched off? pass the project's switch: --param cmake_options=-DBUILD_TESTING=ON, or its own, e.g. -D<PROJECT>_BUILD_TESTS=ON; a suite CTest does not know: --runner each)\n", strings.Join(none, " and "))
+		hint := "pass the project's switch: --param cmake_options=-DBUILD_TESTING=ON, or its own, e.g. -D<PROJECT>_BUILD_TESTS=ON"
+		if len(r.TestSwitches) > 0 {
+			hint = "its CMake options for tests: " + strings.Join(r.TestSwitches, ", ") + "; e.g. --param cmake_options=-D" + r.TestSwitches[0] + "=ON"
+		}
+		fmt.Fprintf(w, "no manifest: it built, and the suite reported no test on %s; nothing written (tests switched off? %s; a suite CTest does not know: --runner each)\n", strings.Join(none, " and "), hint)
 	case len(failed) > 0 && r.Manifest == nil:
 		fmt.Fprintf(w, "no manifest: the build %s; nothing written (fix the build: the preset's params, e.g. --param cmake_options=…, --param targets=… to build less, --build-timeout for a slow one; --force writes it anyway when the other platforms built)\n", strings.Join(failed, ", "))
 	case !r.Worth && r.Manifest == nil:

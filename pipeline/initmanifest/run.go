@@ -106,6 +106,12 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 	if m.Params, err = r.opts.Params.For(m.Preset); err != nil {
 		return nil, err
 	}
+	if m.Preset == "c-cmake" {
+		r.res.TestSwitches = TestSwitches(tree, func(file string) []byte {
+			b, _ := co.TreeFile(checkout.ResultSource, file)
+			return b
+		})
+	}
 	if src.Kind == KindDebian {
 		m.Name = upstreamName(m.Name, func(file string) []byte {
 			b, _ := co.TreeFile(checkout.ResultSource, file)
