@@ -46,10 +46,37 @@ type cfile struct {
 }
 
 func parseC(src []byte, cpp bool) *cfile {
-	f := &cfile{src: src, cpp: cpp, lx: lexC(src), lines: newLineIndex(src), match: map[int]int{}, funcs: map[int]*cfunc{}}
+	lx := lexC(src)
+	// A header named .h is C++ when it says so: C has no namespaces,
+	// templates or access labels (leveldb's util/posix_logger.h).
+	cpp = cpp || looksCPP(lx.tokens)
+	f := &cfile{src: src, cpp: cpp, lx: lx, lines: newLineIndex(src), match: map[int]int{}, funcs: map[int]*cfunc{}}
 	f.findBranches()
 	f.findBraces()
 	return f
+}
+
+// looksCPP reports tokens only C++ has: "namespace NAME {" or
+// "namespace {", "template <", or an access label ("public:") of a class.
+func looksCPP(toks []ctoken) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		next := toks[i+1].text
+		switch toks[i].text {
+		case "namespace":
+			if next == "{" || (isCIdent(next) && i+2 < len(toks) && (toks[i+2].text == "{" || toks[i+2].text == "::")) {
+				return true
+			}
+		case "template":
+			if next == "<" {
+				return true
+			}
+		case "public", "private", "protected":
+			if next == ":" && i > 0 && (toks[i-1].text == "{" || toks[i-1].text == ";" || toks[i-1].text == "}") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // findBranches pairs the conditional directives into groups and branches.
@@ -207,6 +234,9 @@ var cSpecifiers = map[string]bool{
 	"WINAPI": true, "__stdcall": true, "__cdecl": true, "CALLBACK": true, "APIENTRY": true, "_Noreturn": true,
 }
 
+// accessLabels are the C++ access specifiers that label class members.
+var accessLabels = map[string]bool{"public": true, "private": true, "protected": true}
+
 // functionHead reads the head of the declaration whose '{' is token open
 // and returns the function it defines, or nil when it defines none (a
 // namespace, a class, an initializer).
@@ -226,6 +256,12 @@ found:
 		head = append(head, t.text)
 	}
 	head = dropSkipped(head)
+	// A member defined in a class body follows its access label
+	// ("public: explicit Logger(…) : fp_(fp) {"): the label is not part of
+	// the declaration.
+	for len(head) >= 2 && accessLabels[head[0]] && head[1] == ":" {
+		head = head[2:]
+	}
 	if len(head) == 0 {
 		return nil
 	}

@@ -21,7 +21,7 @@ type MaskRules struct {
 // directive line is a literal (#define S "/*" no longer opens a comment).
 // "3": a C placeholder casts to void the file statics its body named
 // (statics.go), so -Werror=unused-function builds keep building.
-func (MaskRules) Version() string { return "3" }
+func (MaskRules) Version() string { return "4" }
 
 // Mask implements lang.MaskRules.
 func (r MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {
