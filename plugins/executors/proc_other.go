@@ -44,7 +44,8 @@ func wrapInSandbox(*exec.Cmd, runUser, time.Duration, sandboxRequest) (*sandbox,
 	return nil, nil
 }
 
-func (*sandbox) started() error                { return nil }
+func (*sandbox) started(int) error             { return nil }
+func (*sandbox) oomKills() int                 { return 0 }
 func (*sandbox) abandon()                      {}
 func (*sandbox) cleanup()                      {}
 func (*sandbox) exitStatus() (int, int, error) { return -1, 0, nil }

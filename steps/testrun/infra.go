@@ -165,6 +165,14 @@ func (w *watch) seen(cause string) (string, bool) {
 	return line, ok
 }
 
+// sizeString shows a byte count in MiB.
+func sizeString(n int64) string {
+	if n <= 0 {
+		return "none"
+	}
+	return strconv.FormatInt(n>>20, 10) + " MiB"
+}
+
 // oomKills reads the kernel's count of OOM kills (/proc/vmstat oom_kill),
 // -1 when it cannot. It is a machine-wide count: a kill during the step
 // is attributed to the step only when the step's own output shows a
@@ -192,6 +200,12 @@ func oomKills() int64 {
 // did not end cleanly (a passing suite that prints "no space left on
 // device" in a test of its own error messages is a pass).
 func machineFailure(res executors.Result, w *watch, oomBefore, oomAfter int64, isWine bool) error {
+	if res.OOMKills > 0 && (res.ExitCode != 0 || res.TimedOut) {
+		// The step's own memory cgroup counted the kills: the step
+		// passed its limit, on any machine with that limit.
+		return engine.Infra(CauseOOM, fmt.Errorf("the OOM killer killed %d process(es) of the command: it passed its memory limit of %s (%s)",
+			res.OOMKills, sizeString(executors.DefaultMemoryLimit()), executors.MemoryLimitVar))
+	}
 	if why, ok := machineSignals[res.Signal]; ok && !res.TimedOut {
 		return engine.Infra(CauseKilled, fmt.Errorf("the test command was killed by %s", why))
 	}

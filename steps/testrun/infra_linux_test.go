@@ -14,6 +14,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/engine/enginetest"
+	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -188,5 +189,59 @@ func TestSlowCompileIsNotATestTimeout(t *testing.T) {
 	}
 	if !strings.Contains(log, "[osbench: compile phase exit 0") {
 		t.Errorf("no compile phase in the log:\n%s", log)
+	}
+}
+
+// TestOOMKilledTestIsInfrastructure runs a Go test that allocates and
+// touches 1 GiB under a step memory limit of 256 MiB: the kernel's OOM
+// killer kills the test binary for real, in the step's own cgroup; go test
+// reports "signal: killed". The step fails as infrastructure with the
+// cause, was retried, and nothing is cached. With the limit off the same
+// suite passes (the host has the memory), so the failure is the limit's.
+func TestOOMKilledTestIsInfrastructure(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a memory cgroup per command needs root")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	if executors.HostMemoryBytes() < 4<<30 {
+		t.Skip("the host has under 4 GiB: the run without a limit could be killed too")
+	}
+	big := "package a\n\nimport \"testing\"\n\nfunc TestBig(t *testing.T) {\n\tb := make([]byte, 1<<30)\n\tfor i := 0; i < len(b); i += 4096 {\n\t\tb[i] = 1\n\t}\n\tt.Log(len(b))\n}\n"
+	env := map[string]string{"CGO_ENABLED": "0", "GOFLAGS": "-mod=mod"}
+	// One cache, so the second run reuses the first's GOCACHE; the OOM
+	// run comes first, as it leaves no result to be served.
+	cacheDir := t.TempDir()
+	for _, tt := range []struct {
+		limit     string
+		wantInfra string
+	}{{"256M", CauseOOM}, {"0", ""}} {
+		t.Run("limit "+tt.limit, func(t *testing.T) {
+			t.Setenv(executors.MemoryLimitVar, tt.limit)
+			steps := infraTestStep([]string{"go", "test", "-count=1", "-json", "-vet=off", "./..."}, "go-test-json", "5m", env)
+			steps[1].Config[2].Value = "go"
+			steps[0] = enginetest.Files("r/checkout", "source", map[string]string{
+				"go.mod": "module ex\n\ngo 1.22\n", "a/a.go": "package a\n", "a/a_test.go": big,
+			})
+			rep, e := buildInfra(t, cacheDir, steps)
+			r := rep.Step("r/linux/test")
+			log := stepLog(t, e, r)
+			rec, err := e.Cache().GetAction(r.Key)
+			cached := err == nil && !rec.Failed
+			if tt.wantInfra == "" {
+				if r.Status != engine.StatusRan || r.Infra != "" || !cached {
+					t.Fatalf("status %s, infra %q (%s), cached %v; want ran, cached; log:\n%s", r.Status, r.Infra, r.Error, cached, log)
+				}
+				return
+			}
+			if r.Status != engine.StatusFailed || r.Infra != tt.wantInfra || len(r.Retries) != 1 || cached {
+				t.Fatalf("status %s, infra %q, %d retries, cached %v (%s); want failed, %q, 1 retry, not cached; log:\n%s",
+					r.Status, r.Infra, len(r.Retries), cached, r.Error, tt.wantInfra, log)
+			}
+			if !strings.Contains(r.Error, "memory limit of 256 MiB") {
+				t.Errorf("error %q does not name the limit", r.Error)
+			}
+		})
 	}
 }
