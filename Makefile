@@ -27,10 +27,23 @@ TEMPORAL_VER := v1.5.1
 TEMPORAL_CLI := $(TOOLS_DIR)/temporal-$(TEMPORAL_VER)/temporal
 export OSBENCH_TEMPORAL_CLI := $(TEMPORAL_CLI)
 
-tools: $(TEMPORAL_CLI)
+# mini-swe-agent (PyPI, pinned), the agent CLI the solve tests drive
+# against a fake LM server, in a venv of Debian's python3 (readable by the
+# unprivileged uid an agent runs as; a pyenv under /root is not). About 3
+# minutes and 750 MB, once.
+MINI_SWE_AGENT_VER := 2.4.6
+MINI_SWE_AGENT     := $(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)/bin/mini
+export OSBENCH_MINI_SWE_AGENT := $(MINI_SWE_AGENT)
+
+tools: $(TEMPORAL_CLI) $(MINI_SWE_AGENT)
 
 $(TEMPORAL_CLI):
 	GOFLAGS= GOBIN=$(dir $@) $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_VER)
+
+$(MINI_SWE_AGENT):
+	rm -rf $(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)
+	/usr/bin/python3 -m venv $(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)
+	$(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)/bin/pip install -q mini-swe-agent==$(MINI_SWE_AGENT_VER)
 
 # test: lint, every unit and end-to-end test, then each fuzz target briefly.
 test: deps tools lint unit fuzz
@@ -63,12 +76,15 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
+# The entrytrace benchmark runs one Go test binary plainly and under the
+# function-entry tracer, side by side (the cost of out-of-process evidence).
 # BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio (-temporal-repeat N
 # pairs per set-up); -only=remote only the remote-hit row (-examples-cache DIR reuses a
 # cache that holds the examples' build).
 BENCH_FLAGS ?=
 bench: build tools
 	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/entrytrace
 
 # reliability: crash-safety, sharing and hostile-output figures in counts
 # (kill -9 of build, gc and eval then rerun; concurrent builds beside gc; a

@@ -8,7 +8,9 @@
 # rustc-web (a current Rust whose Linux standard library has the profiler
 # runtime, with its sources, LLVM 22's profile tools and lld), then the
 # Windows standard library that scripts/rust-profiler.sh builds from those
-# sources, and Mono's C# compiler (mono-mcs), which compile-checks C# masks.
+# sources, Mono's C# compiler (mono-mcs), which compile-checks C# masks,
+# python3-venv (make tools puts mini-swe-agent in a venv) and curl (the
+# solve tests' agents call their LM and probe the network with it).
 # Idempotent: installs and builds nothing when all is present.
 #
 # rustc-web replaces Debian's rustc/cargo 1.63 and libstd-rust-dev-windows
@@ -17,7 +19,7 @@ set -euo pipefail
 
 packages=(git util-linux nginx-core wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64
   cmake autoconf automake libtool pkg-config make rustc-web cargo-web rust-web-src llvm-22 lld-22 llvm chromium
-  mono-mcs)
+  mono-mcs python3-venv curl)
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -14,7 +14,10 @@
 //     on loopback, an empty local cache) vs one served by the local cache;
 //   - distribution: the Go examples built through Temporal by 2 workers vs 1
 //     (≤ 0.6), with cores shared and with one core per worker, and what
-//     limits the ratio (temporal.go).
+//     limits the ratio (temporal.go);
+//   - isolation: one repository's test run on Linux and one under Wine,
+//     with a root osbench's network namespace and file-system view and
+//     without them (isolation.go).
 package main
 
 import (
@@ -35,7 +38,7 @@ import (
 func main() {
 	repos := flag.Int("repos", 1000, "manifests in the synthetic corpus")
 	keep := flag.Bool("keep", false, "keep the scratch directory")
-	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches), or remote (remote-hit vs local-hit build of the examples)")
+	only := flag.String("only", "", "measure one part only: temporal (2 workers vs 1, after the cold build that warms its tool caches), remote (remote-hit vs local-hit build of the examples), or isolation (a test run with and without a root osbench's isolation)")
 	examplesCache := flag.String("examples-cache", "", "with -only=remote: a cache that already holds the examples' build (e.g. an OSBENCH_E2E_CACHE), instead of building them first")
 	repeat := flag.Int("temporal-repeat", 3, "repetitions of the 1-vs-2-worker pair, per set-up")
 	flag.Parse()
@@ -43,8 +46,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "osbench-bench: -temporal-repeat must be at least 1")
 		os.Exit(2)
 	}
-	if *only != "" && *only != "temporal" && *only != "remote" {
-		fmt.Fprintf(os.Stderr, "osbench-bench: -only is temporal or remote, not %q\n", *only)
+	if *only != "" && *only != "temporal" && *only != "remote" && *only != "isolation" {
+		fmt.Fprintf(os.Stderr, "osbench-bench: -only is temporal, remote or isolation, not %q\n", *only)
 		os.Exit(2)
 	}
 	if err := run(*repos, *keep, *only, *repeat, *examplesCache); err != nil {
@@ -82,6 +85,13 @@ func run(nRepos int, keep bool, only string, repeat int, examplesCache string) e
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
 	var rows []row
+	if only == "isolation" {
+		rows, err := benchIsolation(root, tmp)
+		if err != nil {
+			return err
+		}
+		return printRows(rows)
+	}
 	if only == "remote" {
 		// Build the examples (into a cache given, only what it lacks: a
 		// cache built from copies of the manifests elsewhere has other
@@ -154,6 +164,11 @@ func run(nRepos int, keep bool, only string, repeat int, examplesCache string) e
 		return err
 	}
 	rows = append(rows, remoteRows...)
+	isolationRows, err := benchIsolation(root, tmp)
+	if err != nil {
+		return err
+	}
+	rows = append(rows, isolationRows...)
 
 	// 3. The synthetic corpus.
 	corpus := filepath.Join(tmp, "corpus")

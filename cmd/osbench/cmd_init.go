@@ -13,7 +13,8 @@ import (
 )
 
 func newInitCommand(g *globals) *cobra.Command {
-	var out, sha256, toolchain string
+	var out, sha256, toolchain, timeout, buildTimeout, runner string
+	var params []string
 	var force, rerun bool
 	c := &cobra.Command{
 		Use:   "init SOURCE [--out FILE]",
@@ -38,6 +39,7 @@ func newInitCommand(g *globals) *cobra.Command {
 			stderr := cmd.ErrOrStderr()
 			res, err := initmanifest.Run(ctx, initmanifest.Options{
 				Source: src, Out: out, Toolchain: toolchain, Rerun: rerun, Force: force,
+				Params: initmanifest.ParamArgs{Params: params, Runner: runner}, Timeout: timeout, BuildTimeout: buildTimeout,
 				Cache:   c,
 				Engine:  g.initEngineOptions(),
 				Compile: compile.Options{Platforms: g.platforms, ExecutorState: g.executorState},
@@ -70,6 +72,10 @@ func newInitCommand(g *globals) *cobra.Command {
 	f.StringVar(&sha256, "sha256", "", "the archive's (or crate's, or .dsc's) SHA-256")
 	f.StringVar(&toolchain, "toolchain", "", "the toolchain to pin (default: the host's go or rustc version)")
 	f.BoolVar(&force, "force", false, "write the manifest even when no direction has one-sided lines")
+	f.StringArrayVar(&params, "param", nil, "a preset parameter KEY=VALUE written into the manifest's params (repeatable; a list parameter takes one element per --param, or an HCL list)")
+	f.StringVar(&runner, "runner", "", "the preset's runner parameter (c-cmake: ctest, gtest or each), instead of the preset's default")
+	f.StringVar(&timeout, "timeout", "", "every platform's test timeout and eval_timeout (a Go duration), instead of the preset's and the proposed one")
+	f.StringVar(&buildTimeout, "build-timeout", "", "every platform's build.timeout (a Go duration), instead of the preset's")
 	f.BoolVar(&rerun, "rerun", true, "run once more with the proposed skips, so a build of the manifest finds its runs cached")
 	return c
 }

@@ -171,6 +171,9 @@ func TestScripts(t *testing.T) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
 			}
+			if cond == "mini" {
+				return miniVenv() != "", nil
+			}
 			if cond == "nginx" {
 				// False only when nginx is absent and apt cannot install
 				// it; absent but installable, the nginx command fails.
@@ -188,9 +191,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", filepath.Dir(osbenchBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 			env.Setenv("REPOS", filepath.Join(repoRoot, "testdata", "repos"))
 			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("MINI_VENV", miniVenv())
 			return copyExamples(filepath.Join(env.WorkDir, "examples"))
 		},
-		Cmds: withTaskCmds(withRemoteCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		Cmds: withAgentCmds(withTaskCmds(withRemoteCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// resolved SUMMARY MODEL all|none: summary.json says the model
 			// resolved every one of its (one or more) tasks, or none.
 			"resolved": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -228,7 +232,7 @@ func TestScripts(t *testing.T) {
 				repl := strings.ReplaceAll(args[2], `\n`, "\n")
 				ts.Check(os.WriteFile(p, bytes.Replace(b, []byte(args[1]), []byte(repl), 1), 0o644))
 			},
-		})),
+		}))),
 	})
 }
 

@@ -3,6 +3,7 @@ package compile
 import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/testrun"
 )
@@ -42,6 +43,9 @@ func testConfig(repository, platform, language string, e schemas.TestEnvironment
 	if v := parsers.VersionOf(e.Parser); v != "1" {
 		cfg.ParserVersion = v
 	}
+	// Likewise the runners' (plugins/runner): the parser's and the
+	// language's home runner.
+	cfg.RunnerVersion = runner.KeyVersion(language, e.Parser)
 	if re := e.Regex; re != nil {
 		cfg.Regex = &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}
 	}

@@ -20,6 +20,12 @@ var buildFailed = regexp.MustCompile(`(?m)^\[osbench: build command failed: exit
 // buildEnd is the marker after the build command's output.
 const buildEnd = "[osbench: build exit "
 
+// buildTimedOut is that marker for a build that ran past its timeout: the
+// test step stops there, an infrastructure failure (the machine was too
+// slow; never cached), so no "build command failed" line follows and init
+// reads the log of the failed run (Engine.StepRuns).
+var buildTimedOut = regexp.MustCompile(`(?m)^\[osbench: build exit -?[0-9]+, timed out true, [^\]]*\]$`)
+
 // tailLines is how many of the build's last lines init shows.
 const tailLines = 12
 
@@ -28,15 +34,19 @@ const tailLines = 12
 // or "the build timed out", and the last lines of its output (after the
 // command line the log echoes, cmd, when it is found).
 func buildOutcome(log []byte, cmd string) (string, []string) {
-	m := buildFailed.FindSubmatchIndex(log)
-	if m == nil {
+	var outcome string
+	var end int
+	if m := buildTimedOut.FindSubmatchIndex(log); m != nil {
+		outcome, end = "the build timed out", m[0]
+	} else if m := buildFailed.FindSubmatchIndex(log); m != nil {
+		outcome, end = "the build failed (exit "+string(log[m[2]:m[3]])+")", m[0]
+		if string(log[m[4]:m[5]]) == "true" {
+			outcome = "the build timed out"
+		}
+	} else {
 		return "", nil
 	}
-	outcome := "the build failed (exit " + string(log[m[2]:m[3]]) + ")"
-	if string(log[m[4]:m[5]]) == "true" {
-		outcome = "the build timed out"
-	}
-	out := string(log[:m[0]])
+	out := string(log[:end])
 	if i := strings.LastIndex(out, buildEnd); i >= 0 {
 		out = out[:i]
 	}

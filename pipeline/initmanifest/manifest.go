@@ -23,11 +23,17 @@ type Manifest struct {
 	Migrate []string
 	// FlakyRuns is written when not 0 (the first look runs once).
 	FlakyRuns int
+	// Params are the preset parameters given with --param and --runner
+	// (written as the repository's params, nil: none).
+	Params map[string]cty.Value
 	// Skips holds each platform's proposed skip list.
 	Skips map[string][]Skip
 	// EvalTimeouts holds, per platform, a proposed test.eval_timeout
 	// (written only where it differs from the preset's).
 	EvalTimeouts map[string]EvalTimeout
+	// BuildTimeouts holds, per platform, a build.timeout given to init
+	// (--build-timeout).
+	BuildTimeouts map[string]string
 }
 
 // EvalTimeout is a proposed eval_timeout and where it came from.
@@ -69,11 +75,17 @@ func (m *Manifest) Text() []byte {
 	if m.FlakyRuns != 0 {
 		repo.SetAttributeValue("flaky_runs", cty.NumberIntVal(int64(m.FlakyRuns)))
 	}
+	if len(m.Params) > 0 {
+		repo.SetAttributeValue("params", cty.ObjectVal(m.Params))
+	}
 	written := map[string]bool{}
 	for p, skips := range m.Skips {
 		written[p] = written[p] || len(skips) > 0
 	}
 	for p := range m.EvalTimeouts {
+		written[p] = true
+	}
+	for p := range m.BuildTimeouts {
 		written[p] = true
 	}
 	platforms := make([]string, 0, len(written))
@@ -85,7 +97,15 @@ func (m *Manifest) Text() []byte {
 	sort.Strings(platforms)
 	for _, p := range platforms {
 		repo.AppendNewline()
-		test := repo.AppendNewBlock("platform", []string{p}).Body().AppendNewBlock("test", nil).Body()
+		platform := repo.AppendNewBlock("platform", []string{p}).Body()
+		if d, ok := m.BuildTimeouts[p]; ok {
+			platform.AppendNewBlock("build", nil).Body().SetAttributeValue("timeout", cty.StringVal(d))
+		}
+		_, hasEval := m.EvalTimeouts[p]
+		if !hasEval && len(m.Skips[p]) == 0 {
+			continue
+		}
+		test := platform.AppendNewBlock("test", nil).Body()
 		if et, ok := m.EvalTimeouts[p]; ok {
 			if et.Reason != "" {
 				test.AppendUnstructuredTokens(hclwrite.Tokens{comment(et.Reason)})

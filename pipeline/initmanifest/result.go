@@ -17,7 +17,10 @@ type Result struct {
 	Preset string
 	First  []RunSummary // the first look's runs
 	Skips  map[string][]Skip
-	Again  []RunSummary // the runs with the skips applied (nil when not rerun)
+	// OnlyThere are the failing tests that one platform alone runs
+	// (FailingWhereOnly): named, not proposed.
+	OnlyThere map[string][]Skip
+	Again     []RunSummary // the runs with the skips applied (nil when not rerun)
 	// StillOneSided are the proposals the rerun would make on top (tests a
 	// panic had hidden); they are reported, not added, since adding them
 	// changes the runs once more.
@@ -28,6 +31,9 @@ type Result struct {
 	Text          []byte
 	Steps         StepCounts
 	Problems      []string // steps that failed
+	// TestSwitches are the tree's CMake options that speak of tests
+	// (TestSwitches), named when a suite reports no test.
+	TestSwitches []string
 }
 
 // RunSummary counts one platform's test statuses.
@@ -80,9 +86,22 @@ func (r *Result) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "osbench init: %s (preset %q) from %s %s\n", r.Name, r.Preset, r.Source.Kind, r.Source.Value)
 	fmt.Fprintln(w, "first look, one run per platform:")
 	writeRuns(w, r.First)
-	if len(r.Skips) == 0 {
+	if len(r.Directions) == 0 {
+		// No look: the builds failed (below); nothing else to say.
+		r.writeEnd(w)
+		return
+	}
+	switch {
+	case len(r.Skips) == 0 && len(r.OnlyThere) == 0:
 		fmt.Fprintln(w, "no test fails, hangs or crashes on one platform only: no skip proposed")
-	} else {
+	case len(r.Skips) == 0:
+		fmt.Fprintln(w, "no test fails or hangs on one platform while it passes on the other, nor crashes: no skip proposed")
+	}
+	if len(r.OnlyThere) > 0 {
+		fmt.Fprintln(w, "failing on the only platform that runs them (not proposed: a test failing at the source version is in no task's labels; skip them if they hide coverage):")
+		writeSkips(w, r.OnlyThere)
+	}
+	if len(r.Skips) > 0 {
 		fmt.Fprintln(w, "proposed skips — a first look: skipping changes the runs, review them:")
 		writeSkips(w, r.Skips)
 		if r.Again != nil {
@@ -111,18 +130,31 @@ func (r *Result) WriteSummary(w io.Writer) {
 		}
 	}
 	tw.Flush()
+	r.writeEnd(w)
+}
+
+// writeEnd writes the problems, the verdict and the step counts.
+func (r *Result) writeEnd(w io.Writer) {
 	for _, p := range r.Problems {
 		fmt.Fprintln(w, "problem:", p)
 	}
-	var failed []string
+	var failed, none []string
 	for _, run := range r.First {
 		if run.Build != "" {
 			failed = append(failed, strings.TrimPrefix(run.Build, "the build ")+" on "+run.Platform)
+		} else if run.Tests == 0 {
+			none = append(none, run.Platform)
 		}
 	}
 	switch {
+	case len(none) > 0 && r.Manifest == nil && len(r.Directions) == 0:
+		hint := "pass the project's switch: --param cmake_options=-DBUILD_TESTING=ON, or its own, e.g. -D<PROJECT>_BUILD_TESTS=ON"
+		if len(r.TestSwitches) > 0 {
+			hint = "its CMake options for tests: " + strings.Join(r.TestSwitches, ", ") + "; e.g. --param cmake_options=-D" + r.TestSwitches[0] + "=ON"
+		}
+		fmt.Fprintf(w, "no manifest: it built, and the suite reported no test on %s; nothing written (tests switched off? %s; a suite CTest does not know: --runner each)\n", strings.Join(none, " and "), hint)
 	case len(failed) > 0 && r.Manifest == nil:
-		fmt.Fprintf(w, "no manifest: the build %s; nothing written (fix the build: the preset's params, e.g. cmake_options; --force writes it anyway)\n", strings.Join(failed, ", "))
+		fmt.Fprintf(w, "no manifest: the build %s; nothing written (fix the build: the preset's params, e.g. --param cmake_options=…, --param targets=… to build less, --build-timeout for a slow one; --force writes it anyway when the other platforms built)\n", strings.Join(failed, ", "))
 	case !r.Worth && r.Manifest == nil:
 		fmt.Fprintln(w, "not worth a manifest: no direction has lines run on its target only and a test passing on its source; nothing written (--force writes it anyway)")
 	case !r.Worth:

@@ -1,6 +1,7 @@
 package initmanifest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
@@ -37,6 +39,16 @@ type Options struct {
 	Rerun bool
 	// Force writes the manifest even when no direction has one-sided lines.
 	Force bool
+	// Params are --param and --runner: preset parameters written into the
+	// manifest (and used by its runs), checked against the preset's.
+	Params ParamArgs
+	// Timeout, when set (a Go duration), is every platform's test timeout
+	// and eval_timeout, in the runs and in the manifest, in place of the
+	// preset's and of the ladder's proposal.
+	Timeout string
+	// BuildTimeout, when set, is every platform's build.timeout (where the
+	// preset has a build command), in the runs and in the manifest.
+	BuildTimeout string
 
 	Cache   *cache.Cache
 	Engine  engine.Options
@@ -61,6 +73,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	first, final, err := r.firstLook(ctx, m)
+	if errors.Is(err, errBuildsFailed) {
+		return r.res, nil // WriteSummary says which builds, and how they ended
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +103,15 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 	if m.Preset, err = DetectPreset(tree); err != nil {
 		return nil, err
 	}
+	if m.Params, err = r.opts.Params.For(m.Preset); err != nil {
+		return nil, err
+	}
+	if m.Preset == "c-cmake" {
+		r.res.TestSwitches = TestSwitches(tree, func(file string) []byte {
+			b, _ := co.TreeFile(checkout.ResultSource, file)
+			return b
+		})
+	}
 	if src.Kind == KindDebian {
 		m.Name = upstreamName(m.Name, func(file string) []byte {
 			b, _ := co.TreeFile(checkout.ResultSource, file)
@@ -103,7 +127,49 @@ func (r *runner) prepare(ctx context.Context) (*Manifest, error) {
 		}
 	}
 	r.res.Name, r.res.Preset = m.Name, m.Preset
+	if r.opts.Timeout != "" || r.opts.BuildTimeout != "" {
+		if err := r.fixTimeouts(m); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// fixTimeouts writes --timeout as every platform's timeout and
+// eval_timeout, and --build-timeout as its build.timeout, before the first
+// look so its runs are the manifest's.
+func (r *runner) fixTimeouts(m *Manifest) error {
+	for flag, v := range map[string]string{"--timeout": r.opts.Timeout, "--build-timeout": r.opts.BuildTimeout} {
+		if v == "" {
+			continue
+		}
+		if d, err := time.ParseDuration(v); err != nil || d < time.Second || d%time.Second != 0 {
+			return fmt.Errorf("%s %q: want a whole number of seconds or more as a Go duration, like 90s, 15m or 1h30m", flag, v)
+		}
+	}
+	set, diags := manifests.LoadSource(r.file, m.Text(), manifests.LoadOptions{Known: r.opts.Known})
+	if diags.HasErrors() {
+		return fmt.Errorf("the manifest init composed does not load: %v", diags)
+	}
+	for _, p := range set.Repositories[0].Platforms {
+		if r.opts.Timeout != "" {
+			if m.EvalTimeouts == nil {
+				m.EvalTimeouts = map[string]EvalTimeout{}
+			}
+			m.EvalTimeouts[p.Name] = EvalTimeout{Value: r.opts.Timeout, Timeout: r.opts.Timeout,
+				Reason: "timeout and eval_timeout: given to osbench init (--timeout), not proposed from a run"}
+		}
+		if r.opts.BuildTimeout != "" && p.Build != nil {
+			if m.BuildTimeouts == nil {
+				m.BuildTimeouts = map[string]string{}
+			}
+			m.BuildTimeouts[p.Name] = r.opts.BuildTimeout
+		}
+	}
+	if r.opts.BuildTimeout != "" && len(m.BuildTimeouts) == 0 {
+		return fmt.Errorf("--build-timeout %s: the %s preset has no build command (its test command builds), so only --timeout bounds it", r.opts.BuildTimeout, m.Preset)
+	}
+	return nil
 }
 
 // firstLook runs the suites once per platform with both directions, and
@@ -115,6 +181,10 @@ func (r *runner) firstLook(ctx context.Context, m *Manifest) (first, final *look
 		return nil, nil, err
 	}
 	if len(first.runs) < 2 {
+		if len(first.failed) > 0 {
+			r.res.First = append(first.summary(), first.failed...)
+			return nil, nil, errBuildsFailed
+		}
 		if len(r.res.Problems) > 0 {
 			return nil, nil, fmt.Errorf("no first look: %s", strings.Join(r.res.Problems, "; "))
 		}
@@ -124,7 +194,10 @@ func (r *runner) firstLook(ctx context.Context, m *Manifest) (first, final *look
 	r.res.First = first.summary()
 	m.Skips = ProposeSkips(first.runs)
 	r.res.Skips = m.Skips
-	m.EvalTimeouts = ProposeEvalTimeouts(first.runs)
+	r.res.OnlyThere = FailingWhereOnly(first.runs)
+	if r.opts.Timeout == "" {
+		m.EvalTimeouts = ProposeEvalTimeouts(first.runs)
+	}
 	final = first
 	if len(m.Skips) > 0 && r.opts.Rerun {
 		if final, err = r.look(ctx, m); err != nil {
@@ -308,6 +381,46 @@ type look struct {
 	platforms []string
 	runs      []PlatformRun
 	diffs     []Direction
+	// failed are the runs whose step failed because their build did (a
+	// build past its timeout is an infrastructure failure, not a result),
+	// or because the suite had no test.
+	failed []RunSummary
+}
+
+// errBuildsFailed: the first look has too few runs because builds failed;
+// the result's First says which, with their logs' last lines.
+var errBuildsFailed = errors.New("builds failed")
+
+// failedRun reads how a failed test step's build ended from the log its
+// latest run kept: failed or timed out, or built with a suite that
+// reported no test (ctest --no-tests=error fails the step); nil for any
+// other failure (it stays in Problems).
+func (r *runner) failedRun(e *engine.Engine, s *engine.StepResult, platform, buildCmd string) *RunSummary {
+	runs := e.StepRuns(s.ID)
+	if len(runs) == 0 {
+		return nil
+	}
+	for _, l := range runs[0].Side {
+		if l.Name != "test.log" {
+			continue
+		}
+		log, err := e.SideLogBytes(l)
+		if err != nil {
+			return nil
+		}
+		if r.opts.Cache != nil {
+			log = machinePaths(log, r.opts.Cache.Dir())
+		}
+		build, tail := buildOutcome(log, buildCmd)
+		if build == "" {
+			if strings.Contains(s.Error, "reported no test") && bytes.Contains(log, []byte(buildEnd+"0,")) {
+				return &RunSummary{Platform: platform}
+			}
+			return nil
+		}
+		return &RunSummary{Platform: platform, Build: build, Tail: tail}
+	}
+	return nil
 }
 
 func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
@@ -322,20 +435,26 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		if s == nil {
 			continue // left out by --platform
 		}
+		var buildCmd string
+		if p.Build != nil {
+			// The line the test step echoes before the build's output.
+			buildCmd = "$ " + strings.Join(p.Build.Argv, " ")
+		}
 		a, err := e.Artifacts(s)
 		if err != nil {
-			continue // failed: reported in Problems
+			// Failed: reported in Problems, and said as the build's end
+			// when that was the cause.
+			if f := r.failedRun(e, s, p.Name, buildCmd); f != nil {
+				l.failed = append(l.failed, *f)
+			}
+			continue
 		}
 		var tr schemas.TestResults
 		if err := a.DecodeJSON("tests.json", &tr); err != nil {
 			return nil, err
 		}
 		run := PlatformRun{Platform: p.Name, Tests: tr.Tests, SkipStyle: p.Test.SkipStyle,
-			Took: max(s.Duration, s.RunDuration), Timeout: p.Test.Timeout, EvalTimeout: p.Test.EvalTimeout}
-		if p.Build != nil {
-			// The line the test step echoes before the build's output.
-			run.buildCmd = "$ " + strings.Join(p.Build.Argv, " ")
-		}
+			Took: max(s.Duration, s.RunDuration), Timeout: p.Test.Timeout, EvalTimeout: p.Test.EvalTimeout, buildCmd: buildCmd}
 		run.Log, _ = a.Side("test.log") // a log trimmed from the cache only costs the reasons
 		if r.opts.Cache != nil {
 			run.Log = machinePaths(run.Log, r.opts.Cache.Dir())

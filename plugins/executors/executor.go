@@ -16,6 +16,13 @@ type Config struct {
 	// StateDir is a directory this executor owns under osbench's cache,
 	// for state that outlives one command (a Wine prefix, for example).
 	StateDir string
+	// Unisolated turns a root osbench's isolation off for every command
+	// of the executor: the host's network and file system, as a non-root
+	// osbench gives. Only Go code sets it — the bench harness, measuring
+	// what the isolation costs (cmd/osbench-bench) —: no flag, manifest
+	// key or variable reaches it, so no user or patch can turn the
+	// isolation off. The executor's fingerprint says so.
+	Unisolated bool
 }
 
 // Cmd is one command to run.
@@ -65,6 +72,10 @@ type Cmd struct {
 	// repository or patch code (builds, tests) never set it; a fetch of
 	// pinned dependencies, which runs no repository code, does.
 	Network bool
+	// LoopbackPorts are ports of 127.0.0.1 in the command's network whose
+	// connections osbench serves itself (LoopbackPort): the one way out
+	// of a command without Network, for a proxy that decides what passes.
+	LoopbackPorts []LoopbackPort
 
 	// ownedDirs are long-lived directories of one run user (a Wine
 	// prefix, which Wine refuses unless its user owns it): handed to

@@ -337,6 +337,12 @@ func (ps probeSetup) runAll(t *testing.T, run probeRunner, goEnv, goCaches []str
 				writeFile(t, filepath.Join(src, "CMakeLists.txt"), probeCMake, 0o644)
 				cmd.Argv = []string{"cmake", "-S", ".", "-B", filepath.Join(work, "build")}
 				kinds = []string{"resolve", "download", "see"}
+			default:
+				argv, env, k, ok := setupBuildProbe(t, probe, src, work)
+				if !ok {
+					t.Fatalf("no probe %q", probe)
+				}
+				cmd.Argv, cmd.Env, kinds = argv, append(cmd.Env, env...), k
 			}
 			res, output, err := run(t, cmd)
 			if err != nil || res.TimedOut || res.ExitCode != 0 {
@@ -365,7 +371,10 @@ func localGoEnv(t *testing.T) (env, caches []string) {
 }
 
 // TestHermeticProbeLocal: through the local executor of a root osbench,
-// no probe resolves or connects to a registry or sees a host path; with
+// no probe (a Go test, a bash build command, a CMake configure step, a
+// Rust build script, a CMake build step, a C test program run from one;
+// probebuild_linux_test.go) resolves or connects to a registry or sees a
+// host path; with
 // the network and the view turned off, the same probes reach them.
 func TestHermeticProbeLocal(t *testing.T) {
 	requireRoot(t)
@@ -381,14 +390,16 @@ func TestHermeticProbeLocal(t *testing.T) {
 				res, err := l.Run(context.Background(), cmd)
 				return res, out.String(), err
 			}
-			ps.runAll(t, run, goEnv, goCaches, isolated, "go-test", "bash", "cmake")
+			ps.runAll(t, run, goEnv, goCaches, isolated, "go-test", "bash", "cmake", "rust-build-script", "cmake-build", "c-test")
 		})
 	}
 }
 
 // TestHermeticProbeWine: the same through the wine executor, the Go probe
 // a Windows test binary run by Wine (whose Z: drive is the command's
-// root); without the isolation, only the Windows binary is run again.
+// root), the C probe cross-built by mingw-w64 and run by Wine from a
+// CMake build step; without the isolation, only the Windows programs are
+// run again.
 func TestHermeticProbeWine(t *testing.T) {
 	requireRoot(t)
 	f := sharedWine(t)
@@ -403,9 +414,11 @@ func TestHermeticProbeWine(t *testing.T) {
 				res, err := f.wine.Run(context.Background(), cmd)
 				return res, out.String(), err
 			}
-			probes := []string{"go-test", "bash", "cmake"}
+			probes := []string{"go-test", "c-test-mingw", "bash", "cmake", "rust-build-script", "cmake-build"}
 			if !isolated {
-				probes = probes[:1]
+				// The Windows programs; the host programs are the
+				// local executor's.
+				probes = probes[:2]
 			}
 			ps.runAll(t, run, f.goEnv, f.goCaches, isolated, probes...)
 		})

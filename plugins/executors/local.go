@@ -104,7 +104,11 @@ type sandboxRequest struct {
 // NewLocal creates the local executor. Its state directory holds the test
 // launchers.
 func NewLocal(cfg Config) (*Local, error) {
-	return &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, MemoryLimit: DefaultMemoryLimit(), stateDir: cfg.StateDir}, nil
+	l := &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, MemoryLimit: DefaultMemoryLimit(), stateDir: cfg.StateDir}
+	if cfg.Unisolated {
+		l.off = isolationOff{network: true, view: true}
+	}
+	return l, nil
 }
 
 // Name implements Executor.
@@ -123,19 +127,31 @@ func (l *Local) Fingerprint(ctx context.Context, user string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("local executor: %w", err)
 	}
-	return fmt.Sprintf("local %s/%s user=%s%s", runtime.GOOS, runtime.GOARCH, who.mode(), isolationMode()), nil
+	return fmt.Sprintf("local %s/%s user=%s%s", runtime.GOOS, runtime.GOARCH, who.mode(), isolationMode(l.off)), nil
 }
 
 // isolationMode is the fingerprint's word for the hermetic runs of a root
 // osbench on Linux: a suite that needed the network or read a host file
 // passed before and fails now, so results cached without the isolation
 // must not be served for runs with it. It is empty otherwise, so the keys
-// of a non-root osbench, which cannot isolate, stay what they were.
-func isolationMode() string {
-	if runtime.GOOS == "linux" && os.Geteuid() == 0 {
-		return " isolation=net,view"
+// of a non-root osbench, which cannot isolate, stay what they were. An
+// executor with the isolation turned off (Config.Unisolated) says which
+// parts are left, so its results are never served for isolated runs.
+func isolationMode(off isolationOff) string {
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		return ""
 	}
-	return ""
+	var on []string
+	if !off.network {
+		on = append(on, "net")
+	}
+	if !off.view {
+		on = append(on, "view")
+	}
+	if len(on) == 0 {
+		return " isolation=off"
+	}
+	return " isolation=" + strings.Join(on, ",")
 }
 
 // Run implements Executor.

@@ -145,6 +145,12 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 	c.Env = []string{}
 	c.Dir = "/"
 	c.ExtraFiles = []*os.File{specR, statusW}
+	if len(req.cmd.LoopbackPorts) > 0 {
+		if err := sb.forwardLoopback(c, req.cmd.LoopbackPorts); err != nil {
+			sb.abandon()
+			return nil, err
+		}
+	}
 	attr := &syscall.SysProcAttr{Setpgid: true}
 	if sb.spec.Namespaces {
 		attr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS

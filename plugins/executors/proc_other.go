@@ -40,7 +40,10 @@ func acquireSlot(who runUser, _ []string) (runUser, func(), error) { return who,
 // sandbox is Linux's; elsewhere commands run without one (a nil *sandbox).
 type sandbox struct{}
 
-func wrapInSandbox(*exec.Cmd, runUser, time.Duration, sandboxRequest) (*sandbox, error) {
+func wrapInSandbox(_ *exec.Cmd, _ runUser, _ time.Duration, req sandboxRequest) (*sandbox, error) {
+	if len(req.cmd.LoopbackPorts) > 0 {
+		return nil, errors.New("loopback ports need the Linux sandbox")
+	}
 	return nil, nil
 }
 

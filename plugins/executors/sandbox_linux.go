@@ -85,6 +85,9 @@ type sandboxSpec struct {
 	// dirs in place.
 	View   bool        `json:"view"`
 	Mounts []viewMount `json:"mounts"`
+	// Loopback are the ports of Cmd.LoopbackPorts, listened on by the
+	// init and handed to osbench (loopback_linux.go).
+	Loopback []int `json:"loopback,omitempty"`
 }
 
 // privateTmpDirs are the world-writable directories of a Debian host that
@@ -132,6 +135,12 @@ func sandboxInit() int {
 	} else if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		report("error becoming a child subreaper: %v", err)
 		return 1
+	}
+	if len(spec.Loopback) > 0 {
+		if err := startLoopbackForwards(spec.Loopback); err != nil {
+			report("error forwarding loopback ports: %v", err)
+			return 1
+		}
 	}
 	pid, err := startSandboxed(spec)
 	if err != nil {

@@ -102,7 +102,7 @@ func NewWine(cfg Config) (*Wine, error) {
 	// The runner's state directory holds the test launchers, through
 	// which go_windows_amd64_exec runs Windows test programs (see
 	// winelauncher.go).
-	runner, err := NewLocal(Config{StateDir: cfg.StateDir})
+	runner, err := NewLocal(Config{StateDir: cfg.StateDir, Unisolated: cfg.Unisolated})
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (w *Wine) Fingerprint(ctx context.Context, user string) (string, error) {
 		return "", fmt.Errorf("wine executor: %w", err)
 	}
 	return fmt.Sprintf("wine %s shim %s %s/%s user=%s%s",
-		version, shimDigest()[:12], runtime.GOOS, runtime.GOARCH, who.mode(), isolationMode()), nil
+		version, shimDigest()[:12], runtime.GOOS, runtime.GOARCH, who.mode(), isolationMode(w.runner.off)), nil
 }
 
 // wineVersion returns what `wine --version` prints, asking once.

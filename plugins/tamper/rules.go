@@ -3,10 +3,17 @@ package tamper
 import (
 	"path"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
+
+	"github.com/osbench/osbench/plugins/runner"
+	_ "github.com/osbench/osbench/plugins/runner/all" // the runners whose output the scan knows
 )
 
-// Rule IDs, as findings name them.
+// Rule IDs, as findings name them. The runner-output rules' patterns are
+// their runners' (plugins/runner), the IDs kept here for their order
+// (legacyOutputOrder) and for the checks that name them.
 const (
 	RuleGoOutput       = "runner-output-go"
 	RuleLibtestOutput  = "runner-output-libtest"
@@ -68,21 +75,48 @@ func isProse(p string) bool {
 	return false
 }
 
-// lineRules are the single-line patterns. The runner-output rules read
-// every scanned file (a shell script or a build file can print as well as
-// a source file); the others are held to the files where the construct
-// means something.
-var lineRules = []lineRule{
-	{id: RuleGoOutput, reason: "imitates go test output (--- PASS, === RUN, an ok package line, a test2json pass event)",
-		pattern: regexp.MustCompile(`--- PASS:|=== (RUN|CONT|PAUSE)\b|(^|["'` + "`" + `]|\\n)ok {1,2}(\t|\\t)|\\?"Action\\?"\s*:\s*\\?"(pass|run|output)\\?"`)},
-	{id: RuleLibtestOutput, reason: "imitates cargo test (libtest) output (test result: ok, test ... ok)",
-		pattern: regexp.MustCompile(`test result: ok\b|\btest \S.{0,200} \.\.\. ok\b`)},
-	{id: RuleCTestOutput, reason: "imitates CTest output (Test #N: ... Passed, tests passed/failed summary)",
-		pattern: regexp.MustCompile(`Test +#(\d+|%[-+ #0-9.]*[a-z]+|\{[^}]*\}).{0,200}Passed|tests passed, .{0,40}tests failed`)},
-	{id: RuleTAPOutput, reason: "imitates TAP output (ok N - name)",
-		pattern: regexp.MustCompile(`(^|["'` + "`" + `]|\\n)ok (\d+|%[-+ #0-9.]*[a-z]+|\{[^}]*\}) -`)},
-	{id: RuleJUnitOutput, reason: "writes JUnit-style test report elements (<testcase, <testsuite)",
-		pattern: regexp.MustCompile(`<testcase\b|<testsuites?\b`)},
+// lineRules are the single-line patterns: the runners' output rules
+// first (runnerOutputRules), which read every scanned file (a shell script
+// or a build file can print as well as a source file), then the others,
+// held to the files where the construct means something.
+var lineRules = append(runnerOutputRules(), otherLineRules...)
+
+// legacyOutputOrder is the order the runners' output rules were read in
+// when they lived here: findings on one patch line come in rule order, so
+// it is kept; rules of runners added since follow, by ID.
+var legacyOutputOrder = []string{RuleGoOutput, RuleLibtestOutput, RuleCTestOutput, RuleTAPOutput, RuleJUnitOutput}
+
+// runnerOutputRules are the output rules of the registered runners
+// (plugins/runner: each runner holds the pattern of its own output).
+func runnerOutputRules() []lineRule {
+	rank := func(id string) int {
+		if i := slices.Index(legacyOutputOrder, id); i >= 0 {
+			return i
+		}
+		return len(legacyOutputOrder)
+	}
+	var out []lineRule
+	for _, r := range runnerOutputs() {
+		out = append(out, lineRule{id: r.Output.ID, reason: r.Output.Reason, pattern: r.Output.Pattern})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i].id) < rank(out[j].id) })
+	return out
+}
+
+// runnerOutputs are the registered runners that have an output rule,
+// sorted by the rule's ID.
+func runnerOutputs() []*runner.Runner {
+	var out []*runner.Runner
+	for _, n := range runner.Names() {
+		if r, _ := runner.Lookup(n); r.Output != nil && r.Output != runner.NoOutput {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Output.ID < out[j].Output.ID })
+	return out
+}
+
+var otherLineRules = []lineRule{
 	{id: RuleFraming, reason: "contains test2json's framing byte \\x16 (SYN), raw or escaped",
 		pattern: regexp.MustCompile("\x16" + `|\\x16|\\026\b|\\u0016|\\U00000016|\\u\{16\}|\\x\{16\}`)},
 	{id: RuleHarnessProbe, reason: "inspects how the test harness runs it (test flags, testing.Testing, the test binary's name, a test runner's environment)",

@@ -15,6 +15,7 @@
 package tamper
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +27,26 @@ import (
 // Bump it with every change to a rule, a pattern or what a finding says.
 //
 // Version 2: cargo-config-program and build-time-download.
-const Version = "2"
+//
+// The runners' output rules are part of the set (rules.go): a runner that
+// brings a rule of its own, or whose Version is not 1 (a runner bumps it
+// when its rule changes), adds "+name@version" to the base, so a runner
+// change rescans without a bump here, and the set of today's runners is
+// "2", as before they held their rules.
+var Version = ruleSetVersion()
+
+// baseVersion is the version of the rules written here.
+const baseVersion = "2"
+
+func ruleSetVersion() string {
+	v := baseVersion
+	for _, r := range runnerOutputs() {
+		if !slices.Contains(legacyOutputOrder, r.Output.ID) || r.Version != "1" {
+			v += "+" + r.Name + "@" + r.Version
+		}
+	}
+	return v
+}
 
 // RuleInfo names a rule and says what it looks for.
 type RuleInfo struct{ ID, Reason string }

@@ -18,7 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,8 +27,10 @@ import (
 	"time"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/egress"
 	"github.com/osbench/osbench/plugins/executors"
 	_ "github.com/osbench/osbench/plugins/lang/all" // test files are known by language
+	"github.com/osbench/osbench/plugins/redact"
 	"github.com/osbench/osbench/plugins/toolenv"
 )
 
@@ -125,8 +127,10 @@ type kind struct{}
 
 func init() { engine.RegisterKind(kind{}) }
 
-func (kind) Name() string    { return Kind }
-func (kind) Version() string { return "1" }
+func (kind) Name() string { return Kind }
+
+// Version 2: the agent reaches network.allow through osbench's proxy.
+func (kind) Version() string { return "2" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -172,14 +176,33 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			env[i] = "PATH=" + agentDir + string(filepath.ListSeparator) + strings.TrimPrefix(kv, "PATH=")
 		}
 	}
+	secrets := map[string]string{}
 	for _, name := range cfg.Agent.SecretEnv {
 		v, ok := os.LookupEnv(name)
 		if !ok {
 			return fmt.Errorf("agent %s: secret_env %s is not set in osbench's environment", cfg.Agent.Name, name)
 		}
 		env = append(env, name+"="+v)
+		secrets[name] = v
 	}
-	env = append(env,
+	// The values never reach what the step keeps: every log and artifact
+	// of the agent is redacted as it is written.
+	redactor, err := redact.New(secrets)
+	if err != nil {
+		return fmt.Errorf("agent %s: secret_env: %w", cfg.Agent.Name, err)
+	}
+	side := func(name string) (io.WriteCloser, error) {
+		w, err := rc.SideWriter(name)
+		if err != nil {
+			return nil, err
+		}
+		return redactor.Wrap(w), nil
+	}
+	artifacts, err := artifactsDir(rc.WorkDir)
+	if err != nil {
+		return err
+	}
+	env = append(env, EnvArtifacts+"="+artifacts,
 		EnvInstruction+"="+instruction, EnvTaskID+"="+cfg.InstanceID,
 		EnvTarget+"="+cfg.Target, EnvSource+"="+cfg.Source,
 		EnvAttempt+"="+strconv.Itoa(cfg.Attempt), EnvWorkspace+"="+workspace, EnvAgentDir+"="+agentDir)
@@ -191,32 +214,59 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return err
 	}
-	stdout, err := rc.SideWriter(SideStdout)
+	stdout, err := side(SideStdout)
 	if err != nil {
 		return err
 	}
-	stderr, err := rc.SideWriter(SideStderr)
+	stderr, err := side(SideStderr)
 	if err != nil {
 		stdout.Close()
 		return err
 	}
-	// Network stays off: the agent reaches nothing but loopback where the
-	// executor can isolate it (docs/agents.md says what is not built yet:
-	// the proxy to the declared endpoints).
+	egressLog, err := side(SideEgress)
+	if err != nil {
+		stdout.Close()
+		stderr.Close()
+		return err
+	}
+	// Network stays off: where the executor isolates, the agent's one way
+	// out is the proxy to network.allow (network.go).
+	var (
+		ports []executors.LoopbackPort
+		proxy *egress.Proxy
+	)
+	if isolated() {
+		var proxyEnv map[string]string
+		if proxy, ports, proxyEnv, err = agentNetwork(cfg.Agent.Allow, egressLog); err != nil {
+			stdout.Close()
+			stderr.Close()
+			egressLog.Close()
+			return fmt.Errorf("agent %s: %w", cfg.Agent.Name, err)
+		}
+		env = setEnv(env, proxyEnv)
+	}
 	res, runErr := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Agent.Command, Dir: workspace, Env: env,
 		Stdout: stdout, Stderr: stderr, Timeout: wall,
-		WorkDir: rc.WorkDir, Network: false,
+		WorkDir: rc.WorkDir, Network: false, LoopbackPorts: ports,
 	})
+	if proxy != nil {
+		proxy.Stop()
+	}
 	cerr := stdout.Close()
-	if err := stderr.Close(); cerr == nil {
-		cerr = err
+	for _, w := range []io.Closer{stderr, egressLog} {
+		if err := w.Close(); cerr == nil {
+			cerr = err
+		}
 	}
 	if runErr != nil {
 		return fmt.Errorf("agent %s: %w", cfg.Agent.Name, runErr)
 	}
 	if cerr != nil {
 		return cerr
+	}
+	if err := keepArtifacts(side, artifacts); err != nil {
+		return err
 	}
 
 	// Every process of the agent has ended (the executor kills the tree);

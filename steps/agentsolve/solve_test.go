@@ -2,10 +2,14 @@ package agentsolve
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,9 +36,18 @@ type solveCase struct {
 	// after holds files the patch, applied to the masked tree, must give
 	// ("" for absent).
 	after map[string]string
+	// allow is network.allow; side the side artifacts the step must keep
+	// ("" for none by that name).
+	allow []string
+	side  map[string]string
+	// secrets is secret_env.
+	secrets []string
 }
 
-func solveCases() []solveCase {
+// solveCases are the scripted agents; lm is an HTTP server on the host's
+// loopback that network.allow lists, other one that it does not; hostDir
+// a host directory the agent must not see.
+func solveCases(lm, other, hostDir string) []solveCase {
 	none := []string{}
 	return []solveCase{
 		{
@@ -70,9 +83,37 @@ ln -s w.go link.go`,
 		},
 		{
 			name:   "the contract: instruction, task and target in the environment",
-			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; exit 3`,
+			script: `cp "$OSBENCH_INSTRUCTION" instruction.md; echo "$OSBENCH_TASK_ID $OSBENCH_TARGET $OSBENCH_SOURCE $OSBENCH_ATTEMPT $OSBENCH_MAX_STEPS" > env.txt; test "$PWD" = "$OSBENCH_WORKSPACE" && test "$(command -v notes)" = "$OSBENCH_AGENT_DIR/notes" && cat "$OSBENCH_AGENT_DIR/notes" >> env.txt; echo '{}' > "$OSBENCH_ARTIFACTS/trajectory.json"; ln -s /etc/passwd "$OSBENCH_ARTIFACTS/link"; exit 3`,
 			want:   Result{Files: []string{"env.txt", "instruction.md"}, DroppedTestFiles: none, ExitCode: 3},
 			after:  map[string]string{"env.txt": "r-1 linux windows 2 7\nagent notes\n"},
+			// Its own record goes to $OSBENCH_ARTIFACTS, kept beside
+			// its output; a link there is not followed.
+			side: map[string]string{"agent-trajectory.json": "{}\n", "agent-link": ""},
+		},
+		{
+			// The proxy is the one way out (root only: elsewhere the
+			// agent has the host's network and no proxy is set up).
+			name: "the network: network.allow through the proxy, nothing else",
+			script: `curl -s --noproxy '*' http://` + lm + `/direct > direct.txt
+curl -s http://` + lm + `/proxied > proxied.txt
+curl -s -o /dev/null -w '%{http_connect}' https://proxy.golang.org/ > registry.txt
+curl -s -o /dev/null -w '%{http_code}' http://` + other + `/ > other.txt
+echo "[$(ls ` + hostDir + ` 2>/dev/null)]" > host.txt; exit 0`,
+			allow: []string{lm},
+			want:  Result{Files: []string{"direct.txt", "host.txt", "other.txt", "proxied.txt", "registry.txt"}, DroppedTestFiles: none},
+			after: map[string]string{"direct.txt": "lm /direct", "proxied.txt": "lm /proxied", "registry.txt": "403", "other.txt": "403", "host.txt": "[]\n"},
+			side: map[string]string{SideEgress: "allowed relay " + lm + "\nallowed GET http://" + lm + "/proxied\n" +
+				"refused CONNECT proxy.golang.org:443: not in network.allow\nrefused GET http://" + other + "/: not in network.allow\n"},
+		},
+		{
+			// secret_env values never reach the stored logs.
+			name: "a secret the agent prints is redacted from its logs",
+			script: `echo "key $OSBENCH_TEST_AGENT_SECRET."; echo "err $OSBENCH_TEST_AGENT_SECRET" >&2
+echo "{\"key\": \"$OSBENCH_TEST_AGENT_SECRET\"}" > "$OSBENCH_ARTIFACTS/trajectory.json"`,
+			secrets: []string{"OSBENCH_TEST_AGENT_SECRET"},
+			want:    Result{Files: none, DroppedTestFiles: none},
+			side: map[string]string{SideStdout: "key [secret OSBENCH_TEST_AGENT_SECRET].\n", SideStderr: "err [secret OSBENCH_TEST_AGENT_SECRET]\n",
+				"agent-trajectory.json": "{\"key\": \"[secret OSBENCH_TEST_AGENT_SECRET]\"}\n"},
 		},
 		{
 			name:   "out of time: killed, and what it wrote is still the patch",
@@ -131,7 +172,12 @@ func TestSolve(t *testing.T) {
 		Config: []engine.Field{{Name: "tree", Value: tree}},
 		Local:  map[string]string{checkout.LocalPath: src},
 	}}
-	cases := solveCases()
+	t.Setenv("OSBENCH_TEST_AGENT_SECRET", "sk-agent-secret-0123")
+	lm, other := httpServer(t, "lm"), httpServer(t, "other")
+	cases := solveCases(lm, other, src)
+	if !isolated() {
+		cases = slices.DeleteFunc(cases, func(c solveCase) bool { return c.allow != nil })
+	}
 	for _, tc := range cases {
 		wall := tc.wall
 		if wall == "" {
@@ -141,7 +187,7 @@ func TestSolve(t *testing.T) {
 			InstanceID: "r-1", TaskDigest: "sha256:0", ProblemStatement: "Port r to Linux.", Language: "go", Source: "windows", Target: "linux",
 			TargetTest: []string{"go", "test", "./..."}, Host: "linux", InstructionVersion: InstructionVersion, Attempt: 2,
 			Executor: "local", MaxFileBytes: 4096,
-			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7,
+			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7, Allow: tc.allow, SecretEnv: tc.secrets,
 				Files: map[string]string{"notes": FileDigest([]byte("agent notes\n"))}},
 		}
 		steps = append(steps, &engine.Step{
@@ -197,6 +243,15 @@ func TestSolve(t *testing.T) {
 				t.Errorf("patch digest %s does not match the patch", got.PatchDigest)
 			}
 			checkApplies(t, patch, tc.after)
+			for name, want := range tc.side {
+				got, err := arts.Side(name)
+				if want == "" && err == nil {
+					t.Errorf("side artifact %s kept: %q", name, got)
+				}
+				if want != "" && (err != nil || string(got) != want) {
+					t.Errorf("side artifact %s: %v\n%s\nwant:\n%s", name, err, got, want)
+				}
+			}
 		})
 	}
 	if inst, err := Instruction(Config{InstanceID: "r-1", Source: "windows", Target: "linux", Host: "linux", TargetTest: []string{"go", "test"}, MaxFileBytes: 9}); err != nil ||
@@ -214,6 +269,17 @@ func TestSolve(t *testing.T) {
 			t.Errorf("second build: %s %s", s.ID, s.Status)
 		}
 	}
+}
+
+// httpServer answers "NAME PATH" on the host's loopback; it returns its
+// host:port.
+func httpServer(t *testing.T, name string) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "%s %s", name, r.URL.Path)
+	}))
+	t.Cleanup(s.Close)
+	return strings.TrimPrefix(s.URL, "http://")
 }
 
 // checkApplies applies patch with git apply to a fresh copy of the task and

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -115,7 +116,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			launcher, dirs, err := goLauncher(work)
+			launch, err := goRunner(t).Launch(work)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,11 +125,11 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 			// side, since the executor converts its shared dirs.
 			cache := filepath.Join(os.TempDir(), "osbench-evidence-cache-"+name+"-"+strconv.Itoa(os.Geteuid()))
 			gocache, modcache := filepath.Join(cache, "gocache"), filepath.Join(cache, "gomodcache")
-			env := withGoExec([]string{
+			env := launch.Env([]string{
 				"PATH=" + filepath.Dir(goBin) + ":/usr/bin:/bin", "GOTOOLCHAIN=local", "GOENV=off", "CGO_ENABLED=0",
 				"GOCACHE=" + gocache, "GOMODCACHE=" + modcache, "GOFLAGS=-mod=mod",
 				"HOME=" + filepath.Join(work, "home"), "TMPDIR=" + filepath.Join(work, "tmp"),
-			}, launcher)
+			})
 			argv := []string{"go", "test", "-count=1", "-json", "-covermode=set", "-coverpkg=./...", "-coverprofile=" + filepath.Join(work, "cover.out"), "./..."}
 			var out, stderr bytes.Buffer
 			if protected {
@@ -138,7 +139,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				}
 				res, err := ex.Run(context.Background(), executors.Cmd{
 					Argv: argv, Dir: repo, Env: env, Stdout: &out, Stderr: &stderr,
-					WorkDir: work, WritableDirs: []string{gocache, modcache, dirs.Records, dirs.Bin},
+					WorkDir: work, WritableDirs: append([]string{gocache, modcache}, launch.Writable...),
 					Timeout: 15 * time.Minute,
 				})
 				if err != nil || res.TimedOut {
@@ -146,6 +147,10 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				}
 			} else {
 				cmd := exec.Command(argv[0], argv[1:]...)
+				// The entry tracer (this test binary, in a directory
+				// only root reads) is not what this run is about: the
+				// records' own protection is.
+				env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "OSBENCH_ENTRYTRACE=") })
 				cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = repo, env, &out, &stderr
 				if os.Geteuid() == 0 {
 					// Root writes whatever the forger made read-only;
@@ -167,7 +172,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				t.Fatal(err)
 			}
 			var log bytes.Buffer
-			ev, err := collectEvidence(evidenceRun{language: "go", repo: repo, platform: "linux", expected: expected, goRecords: dirs.Records, ran: true, log: &log}, parsed)
+			ev, err := collectEvidence(evidenceRun{runner: goRunner(t), repo: repo, platform: "linux", expected: expected, records: launch.Records, ran: true, log: &log}, parsed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +182,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 					a = r
 				}
 			}
-			_, planted := os.Lstat(filepath.Join(dirs.Records, "record.planted"))
+			_, planted := os.Lstat(filepath.Join(launch.Records, "record.planted"))
 			if protected {
 				if a.Status != schemas.StatusError || a.Evidence != schemas.EvidenceDenied {
 					t.Errorf("sandboxed: forged TestA = %+v, want an error the evidence denies\n%s", a, stderr.String())
@@ -185,7 +190,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				if planted == nil || strings.Contains(stderr.String(), "FORGER:") {
 					t.Errorf("sandboxed: the test binary changed the evidence:\n%s", stderr.String())
 				}
-				if b, err := os.ReadFile(launcher); err != nil || !strings.Contains(string(b), "records=") {
+				if b, err := os.ReadFile(filepath.Join(work, "osbench-bin", "go-test-exec")); err != nil || !strings.Contains(string(b), "records=") {
 					t.Errorf("sandboxed: the launcher was replaced (%v)", err)
 				}
 			} else if a.Status != schemas.StatusPass || a.Evidence != schemas.EvidenceRan {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/runner"
 )
 
 // A run tells the machine's failures from the code's (issue 20): what a
@@ -76,16 +77,6 @@ var watchPatterns = []struct {
 	{"killed", regexp.MustCompile(`^signal: killed$|(^|\s)Killed(\s|$)|"Output":"signal: killed\\n"`)},
 }
 
-// startPatterns say a runner began running tests (not only building or
-// downloading): a test2json run event, libtest's "running N tests", CTest's
-// "Start N:" or "Test #N:". A parser not listed always counts as started
-// (watch.Started).
-var startPatterns = map[string]*regexp.Regexp{
-	"go-test-json": regexp.MustCompile(`"Action":"(run|pass|fail|skip)"`),
-	"libtest":      regexp.MustCompile(`^running \d+ tests?$`),
-	"ctest":        regexp.MustCompile(`^\s*(Start\s+\d+:|\d+/\d+ Test\s+#\d+:)`),
-}
-
 // watch reads a run's output line by line for the machine's marks and for
 // the first sign that tests started. Each stream (stdout, stderr) gets a
 // writer of its own (stream), so their lines never mix.
@@ -98,8 +89,16 @@ type watch struct {
 
 const watchLineCap = 4096
 
+// newWatch watches for the start mark of the runner that reads parser's
+// output (runner.Runner.Started: a test2json run event, libtest's
+// "running N tests", CTest's "Start N:" or "Test #N:"); a runner with none
+// always counts as started (watch.Started).
 func newWatch(parser string) *watch {
-	return &watch{start: startPatterns[parser], causes: map[string]string{}}
+	w := &watch{causes: map[string]string{}}
+	if r, ok := runner.ForParser(parser); ok {
+		w.start = r.StartMark()
+	}
+	return w
 }
 
 // stream returns a writer for one output stream of a command.

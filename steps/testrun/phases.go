@@ -92,10 +92,11 @@ type suiteRun struct {
 	// buildTimeout bounds the build command: the manifest's build
 	// timeout, or compileBudget(timeout).
 	buildTimeout time.Duration
-	goRecords    string
-	run          runFunc
-	logw         io.Writer
-	watch        *watch
+	// relaunch makes the runner's launcher afresh (a no-op without one).
+	relaunch func() error
+	run      runFunc
+	logw     io.Writer
+	watch    *watch
 }
 
 // runSuite runs one attempt. err is a failure of osbench's; infraErr says
@@ -147,11 +148,11 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 			sr.watch.reset()
 		}
 	}
-	if buildOK && cfg.Build != nil && sr.goRecords != "" {
+	if buildOK && cfg.Build != nil {
 		// The build command may run the patch's code (a Makefile, a
 		// script) with the record and launcher directories writable:
 		// whatever it left there is replaced before the tests run.
-		if _, _, err := goLauncher(sr.rc.WorkDir); err != nil {
+		if err := sr.relaunch(); err != nil {
 			return nil, false, testRes, nil, nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/osbench/osbench/engine"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -27,32 +28,16 @@ import (
 // each runner, the c-autotools harness). GoogleTest's filter and libtest's
 // --skip drop the tests from the output: there the step says nothing.
 
-// skipsListed names the parsers whose runners, as osbench's presets drive
-// them, report every test they leave out.
-var skipsListed = map[string]bool{"tap": true}
-
 // knownTests are the test ids (or names) a run shows exist, and whether
-// they are all of them: expected Go tests, CTest's definitions when CTest
-// ran the tests, and the results of a runner that reports what it skipped
-// and was not cut short.
-func knownTests(cfg Config, expected []string, defs *schemas.TestDefinitions, results []schemas.TestResult, timedOut bool) ([]string, bool) {
-	switch {
-	case len(expected) > 0:
+// they are all of them: the expected tests when the language's runner
+// lists them beforehand (Go's), else what the run's runner knows (CTest's
+// definitions, the results of a runner that reports what it skipped and
+// was not cut short: runner.Runner.Known).
+func knownTests(rn *runner.Runner, expected []string, defs *schemas.TestDefinitions, results []schemas.TestResult, timedOut bool) ([]string, bool) {
+	if len(expected) > 0 {
 		return expected, true
-	case cfg.Parser == "ctest" && defs != nil && defs.Runner == "ctest" && len(defs.Tests) > 0:
-		names := make([]string, len(defs.Tests))
-		for i, d := range defs.Tests {
-			names[i] = d.Name
-		}
-		return names, true
-	case skipsListed[cfg.Parser] && !timedOut && len(results) > 0:
-		ids := make([]string, len(results))
-		for i, r := range results {
-			ids[i] = r.ID
-		}
-		return ids, true
 	}
-	return nil, false
+	return rn.Known(runner.KnownRun{Definitions: defs, Results: results, TimedOut: timedOut})
 }
 
 // unmatchedSkips lists the skip entries that match none of the known

@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +23,7 @@ import (
 	"github.com/osbench/osbench/plugins/coverage"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -70,7 +70,12 @@ type Config struct {
 	Parser     string            `json:"parser"`
 	// ParserVersion is the parser's version (parsers.VersionOf) when it is
 	// not "1": a parser change reruns the runs it parses, and no other.
-	ParserVersion string   `json:"parser_version,omitempty"`
+	ParserVersion string `json:"parser_version,omitempty"`
+	// RunnerVersion names the versions of the run's runners
+	// (runner.KeyVersion) when one is not "1": a runner change reruns the
+	// runs it drives, and no other; absent for every runner today, so
+	// the keys are what they were before runners had versions.
+	RunnerVersion string   `json:"runner_version,omitempty"`
 	Regex         *Regex   `json:"regex,omitempty"` // only for parser "regex"
 	Skip          []string `json:"skip"`
 	Coverage      string   `json:"coverage_file,omitempty"` // relative to the repository root
@@ -161,6 +166,10 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if !ok {
 		return fmt.Errorf("unknown parser %q", cfg.Parser)
 	}
+	rn, err := runner.For(cfg.Language, cfg.Parser)
+	if err != nil {
+		return err
+	}
 	src, err := rc.Input(InputSource)
 	if err != nil {
 		return err
@@ -204,20 +213,28 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// the tests: a flake can be reproduced by its run, and a fixture can be
 	// flaky on purpose without racing other runs.
 	env = append(env, fmt.Sprintf("%s=%d", RunVar, max(cfg.Run, 1)))
-	var goRecords string
-	// The launcher is a POSIX shell script: on a Windows host (a future
-	// worker) there is none, and Go runs there give no evidence.
-	if cfg.Language == "go" && runtime.GOOS != "windows" {
-		launcher, dirs, err := goLauncher(rc.WorkDir)
-		if err != nil {
-			logw.Close()
-			return err
+	// The runner's launcher, when it has one (Go's records every test
+	// binary it ran): writable for the launcher, read-only for the tested
+	// programs (the executor's test sandbox).
+	launch, err := rn.Launch(rc.WorkDir)
+	if err != nil {
+		logw.Close()
+		return err
+	}
+	var records string
+	if launch != nil {
+		records = launch.Records
+		env = launch.Env(env)
+		writable = append(writable, launch.Writable...)
+	}
+	// relaunch makes the launcher and its records afresh: nothing a
+	// build command or a timed-out attempt left there may decide.
+	relaunch := func() error {
+		if launch == nil {
+			return nil
 		}
-		goRecords = dirs.Records
-		env = withGoExec(env, launcher)
-		// Writable for the launcher, read-only for the test binaries
-		// (the executor's test sandbox).
-		writable = append(writable, dirs.Records, dirs.Bin)
+		_, err := rn.Launch(rc.WorkDir)
+		return err
 	}
 
 	// run runs a command; its stdout goes to out and the log, or with
@@ -258,7 +275,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err != nil {
 		return fmt.Errorf("hashing the test sources: %w", err)
 	}
-	expected, err := expectedTests(cfg.Language, repo, cfg.Platform, cfg.Env)
+	expected, err := rn.Expected(repo, cfg.Platform, cfg.Env)
 	if err != nil {
 		rc.Log.Warn().Err(err).Msg("cannot list expected tests; missing tests will go unnoticed")
 	}
@@ -284,17 +301,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 				logw.Close()
 				return err
 			}
-			if goRecords != "" {
-				if _, _, err := goLauncher(rc.WorkDir); err != nil {
-					logw.Close()
-					return err
-				}
+			if err := relaunch(); err != nil {
+				logw.Close()
+				return err
 			}
 		}
 		var infraErr error
 		results, buildOK, testRes, coverageRaw, infraErr, err = runSuite(suiteRun{
 			cfg: cfg, rc: rc, repo: repo, parser: parser, expected: expected, timeout: timeout, buildTimeout: buildTimeout,
-			goRecords: goRecords, run: run, logw: logw, watch: watch,
+			relaunch: relaunch, run: run, logw: logw, watch: watch,
 		})
 		if err != nil {
 			logw.Close()
@@ -318,8 +333,8 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		fmt.Fprintf(logw, "[osbench: the test phase timed out after tests started; running the suite again with the same limit (%s) to see whether the timeout reproduces]\n", timeout)
 	}
 	ev, err := collectEvidence(evidenceRun{
-		language: cfg.Language, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
-		goRecords: goRecords, coverage: coverageRaw, ran: buildOK, log: logw,
+		runner: rn, repo: repo, platform: cfg.Platform, env: cfg.Env, expected: expected,
+		records: records, coverage: coverageRaw, ran: buildOK, log: logw,
 		list: func(argv []string, out io.Writer) (executors.Result, error) {
 			return run(Command{Argv: argv}, out, timeout, true)
 		},
@@ -331,7 +346,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	results = ev.results
 	results = markSkipped(results, expected, cfg.Skip)
 	var unmatched []string
-	if known, complete := knownTests(cfg, expected, ev.definitions, results, testRes.TimedOut); complete {
+	if known, complete := knownTests(rn, expected, ev.definitions, results, testRes.TimedOut); complete {
 		unmatched = unmatchedSkips(known, cfg.Skip)
 	}
 	for _, entry := range unmatched {

@@ -13,6 +13,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors"
 	_ "github.com/osbench/osbench/plugins/lang/all"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -128,18 +129,6 @@ func TestNoTestsReported(t *testing.T) {
 	}
 }
 
-func TestGoBuildContext(t *testing.T) {
-	if c := goBuildContext("windows", map[string]string{"GOARCH": "arm64", "CGO_ENABLED": "0"}); c.GOOS != "windows" || c.GOARCH != "arm64" || c.CgoEnabled {
-		t.Errorf("windows/arm64 without cgo: %s/%s cgo %v", c.GOOS, c.GOARCH, c.CgoEnabled)
-	}
-	if c := goBuildContext("linux", nil); c.GOARCH != runtime.GOARCH {
-		t.Errorf("default GOARCH %s, want the host's %s", c.GOARCH, runtime.GOARCH)
-	}
-	if c := goBuildContext("windows", nil); runtime.GOOS != "windows" && c.CgoEnabled {
-		t.Errorf("cgo on for a cross build without CGO_ENABLED")
-	}
-}
-
 // The parser reads a report file when the test block names one; the log
 // shows what it read, and a missing report reads as nothing.
 func TestReadReport(t *testing.T) {
@@ -214,7 +203,7 @@ func TestKnownTests(t *testing.T) {
 	}{
 		{"go lists its tests beforehand", "go-test-json", []string{"m/TestA"}, nil, nil, true, []string{"m/TestA"}, true},
 		{"ctest's registered tests", "ctest", nil, ctestDefs, nil, false, []string{"unit_adds", "suite"}, true},
-		{"a failed ctest listing", "ctest", nil, unlisted("ctest"), nil, false, nil, false},
+		{"a failed ctest listing", "ctest", nil, runner.Unlisted("ctest"), nil, false, nil, false},
 		{"gtest drops filtered tests", "junit", nil, ctestDefs, tap, false, nil, false},
 		{"the each runner reports its skips", "tap", nil, ctestDefs, tap, false, []string{"suite/adds", "suite/slow"}, true},
 		{"a tap run cut short", "tap", nil, nil, tap, true, nil, false},
@@ -222,7 +211,11 @@ func TestKnownTests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, complete := knownTests(Config{Parser: tt.parser}, tt.expected, tt.defs, tt.results, tt.timedOut)
+			rn, err := runner.For("", tt.parser)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, complete := knownTests(rn, tt.expected, tt.defs, tt.results, tt.timedOut)
 			if !reflect.DeepEqual(got, tt.want) || complete != tt.wantComplete {
 				t.Errorf("knownTests = %v, %v; want %v, %v", got, complete, tt.want, tt.wantComplete)
 			}

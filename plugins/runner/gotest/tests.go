@@ -1,4 +1,4 @@
-package testrun
+package gotest
 
 import (
 	"go/ast"
@@ -41,12 +41,9 @@ func goBuildContext(platform string, env map[string]string) build.Context {
 
 // expectedTests lists the tests a suite should report, so the parser can
 // tell "never ran" (missing) and "package did not build" (build-failed) from
-// "passed". Only Go is known so far: top-level TestXxx functions of the
-// _test.go files that build constraints select for the platform.
-func expectedTests(language, repo, platform string, env map[string]string) ([]string, error) {
-	if language != "go" {
-		return nil, nil
-	}
+// "passed": top-level TestXxx functions of the _test.go files that build
+// constraints select for the platform.
+func expectedTests(repo, platform string, env map[string]string) ([]string, error) {
 	ids, _, err := goTests(repo, platform, env)
 	return ids, err
 }

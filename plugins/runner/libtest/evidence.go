@@ -1,4 +1,4 @@
-package testrun
+package libtest
 
 import (
 	"encoding/json"

@@ -1,16 +1,19 @@
-package testrun
+package libtest
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -53,7 +56,7 @@ type cargoTarget struct {
 // harness setting from its Cargo.toml, into test definitions: a patch that
 // swaps a test target for a program of its own (harness = false, another
 // path) changes them. Paths are made relative to the repository.
-func cargoDefinitions(metadata []byte, repo string) (*schemas.TestDefinitions, error) {
+func cargoDefinitions(metadata []byte, repo string, readUntrusted func(dir, name string) ([]byte, error)) (*schemas.TestDefinitions, error) {
 	var md cargoMetadata
 	if err := json.Unmarshal(metadata, &md); err != nil {
 		return nil, fmt.Errorf("cargo metadata: %w", err)
@@ -101,8 +104,8 @@ func cargoDefinitions(metadata []byte, repo string) (*schemas.TestDefinitions, e
 			})
 		}
 	}
-	defs = append(defs, cargoConfigDefinitions(repo)...)
-	return newDefinitions("cargo", defs)
+	defs = append(defs, cargoConfigDefinitions(repo, readUntrusted)...)
+	return runner.NewDefinitions("cargo", defs)
 }
 
 // cargoConfigHarmless are the tables of a .cargo/config that change
@@ -118,12 +121,12 @@ var cargoConfigHarmless = []string{"alias", "term", "cargo-new", "doc", "future-
 // content (sorted JSON, so comments and layout do not count); a
 // repository without one, or with only harmless tables, has none, so its
 // digest is what it was.
-func cargoConfigDefinitions(repo string) []schemas.TestDefinition {
+func cargoConfigDefinitions(repo string, readUntrusted func(dir, name string) ([]byte, error)) []schemas.TestDefinition {
 	var defs []schemas.TestDefinition
 	for _, name := range []string{".cargo/config", ".cargo/config.toml"} {
 		b, err := readUntrusted(repo, name)
 		if err != nil {
-			if !isMissing(err) {
+			if !errors.Is(err, fs.ErrNotExist) {
 				defs = append(defs, schemas.TestDefinition{Name: "cargo-config/" + name, Command: []string{"unreadable"}})
 			}
 			continue

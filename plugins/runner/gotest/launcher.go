@@ -1,4 +1,4 @@
-package testrun
+package gotest
 
 import (
 	"bufio"
@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/entrytrace"
 	"github.com/osbench/osbench/plugins/executors"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -57,11 +59,19 @@ if [ -n "${GOOS:-}" ] && [ -n "${GOARCH:-}" ] && command -v "go_${GOOS}_${GOARCH
   runner=go_${GOOS}_${GOARCH}_exec
 fi
 if [ -n "$profile" ]; then rm -f -- "$profile"; fi
+# The entry tracer (osbench itself, named by OSBENCH_ENTRYTRACE) runs the
+# binary's whole launch under ptrace and records which test functions it
+# entered; a cross launcher's binary (Wine) runs without it.
+target=$1
+entries=-
+if [ -z "$runner" ] && [ -n "${OSBENCH_ENTRYTRACE:-}" ]; then
+  entries=$(mktemp "$records/entries.XXXXXXXX") || entries=-
+fi
 if [ -n "$runner" ]; then
   "$runner" "$@" || status=$?
-elif [ -n "${%[2]s:-}" ]; then
-  "$%[2]s" "$@" || status=$?
 else
+  if [ -n "${%[2]s:-}" ]; then set -- "$%[2]s" "$@"; fi
+  if [ "$entries" != - ]; then set -- "$OSBENCH_ENTRYTRACE" %[3]s "$entries" "$target" "$@"; fi
   "$@" || status=$?
 fi
 state=none
@@ -69,7 +79,7 @@ if [ -n "$profile" ]; then
   state=missing
   if [ -f "$profile" ] && [ ! -L "$profile" ] && head -c 5 "$profile" | grep -q '^mode:'; then state=written; fi
 fi
-record=$(mktemp "$records/record.XXXXXXXX") && printf '%%s\t%%s\t%%s\n' "$PWD" "$status" "$state" >"$record"
+record=$(mktemp "$records/record.XXXXXXXX") && printf '%%s\t%%s\t%%s\t%%s\n' "$PWD" "$status" "$state" "${entries##*/}" >"$record"
 exit "$status"
 `
 
@@ -89,7 +99,7 @@ func goLauncher(work string) (launcher string, dirs goLauncherDirs, err error) {
 		}
 	}
 	launcher = filepath.Join(bin, "go-test-exec")
-	script := fmt.Sprintf(goLauncherScript, shellQuote(records), executors.TestSandboxVar)
+	script := fmt.Sprintf(goLauncherScript, shellQuote(records), executors.TestSandboxVar, entrytrace.MainArg)
 	if err := os.WriteFile(launcher, []byte(script), 0o755); err != nil {
 		return "", goLauncherDirs{}, err
 	}
@@ -117,6 +127,40 @@ func withGoExec(env []string, launcher string) []string {
 type goRecord struct {
 	status  string
 	profile string // written | missing | none
+	// entries is what the entry tracer saw of the binary, nil when it was
+	// not traced (a cross launcher, no tracer on this host).
+	entries *entryRecord
+}
+
+// entryRecord is the entry tracer's record of one binary: the test
+// functions a breakpoint was set on and those a thread entered.
+type entryRecord struct {
+	images  int
+	armed   map[string]bool
+	entered map[string]bool
+}
+
+// parseEntries reads the tracer's record; nil when the tracer could not
+// trace (its "untraced" line) or left nothing.
+func parseEntries(b []byte) *entryRecord {
+	e := &entryRecord{armed: map[string]bool{}, entered: map[string]bool{}}
+	for _, line := range strings.Split(string(b), "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "untraced":
+			return nil
+		case "images":
+			fmt.Sscan(val, &e.images)
+		case "armed":
+			e.armed[val] = true
+		case "entered":
+			e.entered[val] = true
+		}
+	}
+	if e.images == 0 {
+		return nil
+	}
+	return e
 }
 
 // good is a binary that ran its tests to the end and exited 0.
@@ -139,14 +183,14 @@ func (r goRecord) rank() int {
 // relative to the repository ("." for the root). A directory with more
 // than one record (one go test runs each package's binary once) keeps the
 // one that ranks highest.
-func readGoRecords(records, repo string) (map[string]goRecord, error) {
+func readGoRecords(records, repo string, readUntrusted func(dir, name string) ([]byte, error)) (map[string]goRecord, error) {
 	entries, err := os.ReadDir(records)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]goRecord{}
 	for _, e := range entries {
-		if !e.Type().IsRegular() {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), "entries.") {
 			continue
 		}
 		b, err := readUntrusted(records, e.Name())
@@ -156,7 +200,7 @@ func readGoRecords(records, repo string) (map[string]goRecord, error) {
 		sc := bufio.NewScanner(bytes.NewReader(b))
 		for sc.Scan() {
 			f := strings.Split(sc.Text(), "\t")
-			if len(f) != 3 {
+			if len(f) != 3 && len(f) != 4 {
 				continue
 			}
 			rel, err := filepath.Rel(repo, f[0])
@@ -165,6 +209,11 @@ func readGoRecords(records, repo string) (map[string]goRecord, error) {
 			}
 			rel = filepath.ToSlash(rel)
 			r := goRecord{status: f[1], profile: f[2]}
+			if len(f) == 4 && strings.HasPrefix(f[3], "entries.") && !strings.ContainsRune(f[3], '/') {
+				if b, err := readUntrusted(records, f[3]); err == nil {
+					r.entries = parseEntries(b)
+				}
+			}
 			if old, ok := out[rel]; ok && old.rank() >= r.rank() {
 				continue
 			}
@@ -183,8 +232,12 @@ func readGoRecords(records, repo string) (map[string]goRecord, error) {
 // before the profile is written) gives its passes no evidence, but leaves
 // them passes: the task's record decides at evaluation whether they needed
 // it. Packages run without a coverage profile (a manifest that asks for
-// none) give no evidence either way. pkgDirs maps import paths to their
-// directories.
+// none) give no evidence either way. Where the entry tracer watched the
+// binary (Linux), a passing test whose function it armed and never saw
+// entered is an error whatever the binary printed or wrote: that is the
+// evidence the tested process cannot forge (an init that writes a
+// plausible profile, a harness of its own running look-alike tests).
+// pkgDirs maps import paths to their directories.
 func goEvidence(results []schemas.TestResult, records map[string]goRecord, pkgDirs map[string]string) []schemas.TestResult {
 	for i := range results {
 		r := &results[i]
@@ -194,24 +247,36 @@ func goEvidence(results []schemas.TestResult, records map[string]goRecord, pkgDi
 		}
 		rec, seen := records[pkgDirs[pkg]]
 		switch {
+		case seen && rec.good() && r.Status == schemas.StatusPass && notEntered(rec, r.ID, pkg):
+			runner.Deny(r, fmt.Sprintf("reported as passing, but the test binary of package %s never entered %s (seen from outside the binary by osbench's entry tracer)", pkg, topLevel(r.ID, pkg)))
 		case seen && rec.good():
 			r.Evidence = schemas.EvidenceRan
 		case r.Status != schemas.StatusPass:
 			// Not a pass anyway; the output's own status stands.
 		case !seen:
-			deny(r, fmt.Sprintf("reported as passing, but no test binary of package %s was run by go test's launcher", pkg))
+			runner.Deny(r, fmt.Sprintf("reported as passing, but no test binary of package %s was run by go test's launcher", pkg))
 		case rec.profile == "missing" && rec.status == "0":
-			deny(r, fmt.Sprintf("reported as passing, but the test binary of package %s exited 0 without writing the coverage profile testing writes after the tests ran", pkg))
+			runner.Deny(r, fmt.Sprintf("reported as passing, but the test binary of package %s exited 0 without writing the coverage profile testing writes after the tests ran", pkg))
 		}
 	}
 	return results
 }
 
-// deny turns a reported pass into an error the evidence contradicts.
-func deny(r *schemas.TestResult, reason string) {
-	r.Status = schemas.StatusError
-	r.Evidence = schemas.EvidenceDenied
-	r.Reason = reason
+// notEntered reports a test whose function the entry tracer armed in its
+// package's binary and never saw entered.
+func notEntered(rec goRecord, id, pkg string) bool {
+	if rec.entries == nil {
+		return false
+	}
+	name := topLevel(id, pkg)
+	return rec.entries.armed[name] && !rec.entries.entered[name]
+}
+
+// topLevel is the test function of a test id: "pkg/TestX/sub" → "TestX".
+func topLevel(id, pkg string) string {
+	name := strings.TrimPrefix(strings.TrimPrefix(id, pkg), "/")
+	name, _, _ = strings.Cut(name, "/")
+	return name
 }
 
 // owningPackage finds the longest import path of pkgDirs that id starts

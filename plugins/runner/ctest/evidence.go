@@ -1,18 +1,16 @@
-package testrun
+package ctest
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -41,8 +39,8 @@ type ctestListing struct {
 }
 
 // ctestDefinitions turns CTest's listing into test definitions, with the
-// repository's absolute path replaced by WorkToken.
-func ctestDefinitions(listing []byte, repo string) (*schemas.TestDefinitions, error) {
+// repository's absolute path replaced by schemas.WorkToken (workToken).
+func ctestDefinitions(listing []byte, workToken func([]byte) []byte) (*schemas.TestDefinitions, error) {
 	var l ctestListing
 	if err := json.Unmarshal(listing, &l); err != nil {
 		return nil, fmt.Errorf("ctest --show-only=json-v1: %w", err)
@@ -54,7 +52,7 @@ func ctestDefinitions(listing []byte, repo string) (*schemas.TestDefinitions, er
 	for _, t := range l.Tests {
 		d := schemas.TestDefinition{Name: t.Name}
 		for _, a := range t.Command {
-			d.Command = append(d.Command, string(replaceWorkDir([]byte(a), repo)))
+			d.Command = append(d.Command, string(workToken([]byte(a))))
 		}
 		for _, p := range t.Properties {
 			var s string
@@ -64,32 +62,11 @@ func ctestDefinitions(listing []byte, repo string) (*schemas.TestDefinitions, er
 			if d.Properties == nil {
 				d.Properties = map[string]string{}
 			}
-			d.Properties[p.Name] = string(replaceWorkDir([]byte(s), repo))
+			d.Properties[p.Name] = string(workToken([]byte(s)))
 		}
 		defs = append(defs, d)
 	}
-	return newDefinitions("ctest", defs)
-}
-
-// goDefinitions are the Go tests of the restored test files: go test runs
-// exactly these, and the patch cannot change them (go test -list would run
-// the patched binary, whose init can print any list).
-func goDefinitions(expected []string) (*schemas.TestDefinitions, error) {
-	defs := make([]schemas.TestDefinition, 0, len(expected))
-	for _, id := range expected {
-		defs = append(defs, schemas.TestDefinition{Name: id})
-	}
-	return newDefinitions("go", defs)
-}
-
-func newDefinitions(runner string, defs []schemas.TestDefinition) (*schemas.TestDefinitions, error) {
-	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
-	b, err := json.Marshal(defs)
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(b)
-	return &schemas.TestDefinitions{Runner: runner, Digest: "sha256:" + hex.EncodeToString(sum[:]), Tests: defs}, nil
+	return runner.NewDefinitions("ctest", defs)
 }
 
 // gcovTarget is the CMake target a .gcda file belongs to:

@@ -1,0 +1,96 @@
+// Package entrytrace runs a program and reports which of a chosen set of
+// its functions it entered, as seen from outside the program: the evidence
+// a tested process cannot write.
+//
+// Today a test run's proof that a test ran — test2json's framing, a Go
+// coverage profile, gcov's .gcda files, a .profraw — is written by the
+// tested process itself, so a patch's init() can write all of it without
+// running a test (docs/security.md, "Forging results"). entrytrace is the
+// channel the process cannot reach: a tracer, another process, puts a
+// breakpoint on the first instruction of every chosen function (a test
+// function of the restored test files), and records each one the first
+// time a thread of the program executes it. The tracer then takes the
+// breakpoint away, so a test costs one trap, whatever it does.
+//
+// What an entry proves: the program executed the first instruction of
+// that function (or jumped to its address after rewriting its own text,
+// which needs mprotect on code — a forger that does so has left the
+// harness far behind, and the in-process channels still judge pass or
+// fail). What it does not prove: that the test passed. Entry evidence is
+// a second, unforgeable condition beside the runner's own report, never a
+// replacement for it.
+//
+// Only Linux on amd64 has a tracer (ptrace); elsewhere Trace returns
+// ErrUnsupported. Under Wine it does not apply: Wine uses ptrace itself
+// and a PE image is not the ELF file being run.
+package entrytrace
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ErrUnsupported is returned where no tracer exists for the platform.
+var ErrUnsupported = errors.New("entrytrace: function-entry tracing needs Linux on amd64")
+
+// Result is what a traced run showed.
+type Result struct {
+	// Entered are the chosen functions the program entered, sorted.
+	Entered []string
+	// Armed are the chosen functions a breakpoint was set on, sorted:
+	// those of the symbol table that the selector accepted.
+	Armed []string
+	// ExitCode is the program's exit status; -1 when a signal ended it.
+	ExitCode int
+	// Signal names the signal that ended the program, if one did.
+	Signal string
+	// Images counts the processes of the traced tree that started the
+	// target: 0 means the target never ran, so no entry could be seen.
+	Images int
+}
+
+// GoTest reports whether an ELF symbol of a Go test binary is a test,
+// example, benchmark or fuzz target of the package under test, and its
+// name as `go test` reports it. Symbols look like
+// "example.com/m/pkg.TestName" (a test in the package) or
+// "example.com/m/pkg_test.TestName" (an external test package); methods,
+// closures ("….TestName.func1") and ABI wrappers are not tests.
+func GoTest(symbol string) (name string, ok bool) {
+	rest := symbol[strings.LastIndexByte(symbol, '/')+1:]
+	dot := strings.IndexByte(rest, '.')
+	if dot < 0 || strings.ContainsAny(rest[dot+1:], ".()*[]") {
+		return "", false
+	}
+	name = rest[dot+1:]
+	for _, prefix := range []string{"Test", "Example", "Benchmark", "Fuzz"} {
+		if goTestName(name, prefix) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// goTestName is the go command's rule (cmd/go's isTest): the prefix, then
+// nothing or a character that is not a lower-case letter.
+func goTestName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return !unicode.IsLower(r)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,121 @@
+package entrytrace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// MainArg, as the first argument of any program that links this package
+// (osbench, its workers, a test binary of osbench's own packages), makes
+// it the tracer instead of itself:
+//
+//	PROGRAM __osbench_entrytrace__ RECORD TARGET ARGV...
+//
+// runs ARGV under Trace, watching the Go tests of the executable TARGET,
+// writes RECORD and exits as ARGV did. The test launcher of the go-test
+// runner uses it, with PROGRAM the osbench binary that runs the step.
+const MainArg = "__osbench_entrytrace__"
+
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == MainArg {
+		os.Exit(tracerMain(os.Args[2:]))
+	}
+}
+
+// tracerMain is the tracer process. Its record has one line per fact:
+//
+//	images N        processes that started the target
+//	armed NAME      a test function a breakpoint was set on
+//	entered NAME    a test function a thread executed
+//	untraced REASON the tracer could not trace; ARGV ran without it
+//
+// When tracing is impossible (no ptrace here), ARGV still runs, in place
+// of this process, and the record says why: a run is never lost to its
+// evidence, it only goes without it.
+func tracerMain(args []string) int {
+	if len(args) < 3 {
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s RECORD TARGET ARGV...\n", MainArg)
+		return 2
+	}
+	record, target, argv := args[0], args[1], args[2:]
+	path, err := lookPath(argv[0])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: %v\n", err)
+		return 127
+	}
+	// A signal the process group gets is the program's to act on: the
+	// tracer catches it (a caught signal, unlike an ignored one, is not
+	// inherited) and lives until the program ends.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	res, err := Trace(context.Background(), Command{
+		Path: path, Args: argv, Env: os.Environ(),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Target: target, Select: GoTest,
+	})
+	if err != nil {
+		if res == nil && !errors.Is(err, context.Canceled) {
+			// Nothing ran yet: run it untraced, in place of the tracer.
+			_ = os.WriteFile(record, []byte("untraced "+oneLine(err.Error())+"\n"), 0o644)
+			signal.Reset()
+			err = syscall.Exec(path, argv, os.Environ())
+			fmt.Fprintf(os.Stderr, "osbench entrytrace: %v\n", err)
+			return 127
+		}
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: %v\n", err)
+	}
+	var b strings.Builder
+	if res != nil {
+		fmt.Fprintf(&b, "images %d\n", res.Images)
+		for _, n := range res.Armed {
+			fmt.Fprintf(&b, "armed %s\n", n)
+		}
+		for _, n := range res.Entered {
+			fmt.Fprintf(&b, "entered %s\n", n)
+		}
+	}
+	if werr := os.WriteFile(record, []byte(b.String()), 0o644); werr != nil {
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: %v\n", werr)
+	}
+	if res == nil {
+		return 1
+	}
+	if res.Signal != "" {
+		// End the way the program ended, so whoever waits for the
+		// tracer sees the same signal.
+		if sig := signalNamed(res.Signal); sig != 0 {
+			signal.Reset()
+			_ = syscall.Kill(os.Getpid(), sig)
+		}
+		return 128 + int(signalNamed(res.Signal))
+	}
+	return res.ExitCode
+}
+
+func lookPath(name string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	for _, dir := range strings.Split(os.Getenv("PATH"), ":") {
+		p := dir + "/" + name
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s: not found in PATH", name)
+}
+
+func signalNamed(name string) syscall.Signal {
+	for s := syscall.Signal(1); s < 32; s++ {
+		if s.String() == name {
+			return s
+		}
+	}
+	return 0
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -1,0 +1,3 @@
+module example.com/forger
+
+go 1.22

@@ -1,0 +1,70 @@
+// Package libtest is the libtest runner: `cargo test`, whose test programs
+// print libtest's lines, read by the libtest parser; the home runner of
+// Rust. Its definitions are cargo's targets (cargo metadata) and the
+// repository's .cargo/config (definitions.go); its evidence, the function
+// counts of the llvm-cov export the cargo preset writes (evidence.go).
+package libtest
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/plugins/runner"
+	"github.com/osbench/osbench/schemas"
+)
+
+// Name is the runner's name.
+const Name = "libtest"
+
+func init() {
+	runner.Register(&runner.Runner{
+		Name:      Name,
+		Version:   "1",
+		Parser:    parsers.NameLibtest,
+		SkipStyle: "libtest",
+		Home:      "rust",
+		Sample: runner.Sample{
+			Output: `     Running unittests src/lib.rs (target/debug/deps/rsplat-3a36f829b9c35289)
+
+running 1 test
+test paths::tests::separators ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
+
+`,
+			IDs: []string{"src/lib.rs/paths::tests::separators"},
+		},
+		Output: &runner.OutputRule{ID: "runner-output-libtest", Reason: "imitates cargo test (libtest) output (test result: ok, test ... ok)",
+			Pattern: regexp.MustCompile(`test result: ok\b|\btest \S.{0,200} \.\.\. ok\b`)},
+		// libtest's "running N tests".
+		Started: regexp.MustCompile(`^running \d+ tests?$`),
+		// libtest's --skip drops the tests it leaves out from its output.
+		Known:    runner.KnowsNone,
+		Launch:   runner.NoLaunch,
+		Expected: runner.NoExpected,
+		Evidence: evidence,
+	})
+}
+
+// evidence lists cargo's targets as the run's definitions, and marks the
+// passes whose #[test] function the coverage export saw entered.
+func evidence(r runner.Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
+	defs, err := listCargo(r)
+	if err != nil {
+		return results, nil, err
+	}
+	return rustEvidence(results, r.Coverage), defs, nil
+}
+
+// listCargo asks cargo for the packages' targets: nil when the repository
+// has no Cargo.toml at its root.
+func listCargo(r runner.Run) (*schemas.TestDefinitions, error) {
+	if st, err := os.Lstat(filepath.Join(r.Repo, "Cargo.toml")); err != nil || !st.Mode().IsRegular() {
+		return nil, nil
+	}
+	return runner.ListDefinitions(r, "cargo", cargoMetadataArgv, func(b []byte, repo string) (*schemas.TestDefinitions, error) {
+		return cargoDefinitions(b, repo, r.Read)
+	})
+}

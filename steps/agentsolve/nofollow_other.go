@@ -1,0 +1,5 @@
+//go:build !unix
+
+package agentsolve
+
+const oNoFollow = 0

@@ -1,0 +1,9 @@
+//go:build unix
+
+package agentsolve
+
+import "syscall"
+
+// oNoFollow refuses a link planted in the artifacts dir between the listing
+// and the open.
+const oNoFollow = syscall.O_NOFOLLOW
