@@ -115,6 +115,11 @@ type Result struct {
 	// command started (a test binary's SIGSEGV) is the command's business
 	// and shows in its exit status instead.
 	Signal int
+	// OOMKills is the number of the command's processes the kernel's OOM
+	// killer killed because the command passed its memory limit (see
+	// Local.MemoryLimit): the machine's doing, whatever the exit status
+	// shows (go test reports a test binary killed so as "signal: killed").
+	OOMKills int
 }
 
 // Executor runs commands on one platform.

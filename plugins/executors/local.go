@@ -59,6 +59,12 @@ type Local struct {
 	// output pipes to close. A process that left the group (setsid) may
 	// hold them open forever; after OutputWait they are closed under it.
 	OutputWait time.Duration
+	// MemoryLimit bounds the memory of all processes of a command
+	// together, in bytes (a memory cgroup: a root osbench on Linux);
+	// 0 is none. NewLocal sets DefaultMemoryLimit. It is outside every
+	// key: it can only turn a run into an OOM kill, which is an
+	// infrastructure failure (memlimit.go).
+	MemoryLimit int64
 
 	// stateDir holds the test launchers; without one test programs run
 	// directly.
@@ -92,12 +98,13 @@ type sandboxRequest struct {
 	launcher string
 	keep     []string
 	off      isolationOff
+	memLimit int64
 }
 
 // NewLocal creates the local executor. Its state directory holds the test
 // launchers.
 func NewLocal(cfg Config) (*Local, error) {
-	l := &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, stateDir: cfg.StateDir}
+	l := &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, MemoryLimit: DefaultMemoryLimit(), stateDir: cfg.StateDir}
 	if cfg.Unisolated {
 		l.off = isolationOff{network: true, view: true}
 	}
@@ -179,7 +186,7 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 		sb.abandon()
 		return notRun, fmt.Errorf("local executor: starting %s: %w", cmd.Argv[0], err)
 	}
-	if err := sb.started(); err != nil {
+	if err := sb.started(c.Process.Pid); err != nil {
 		// The init reads its spec first thing; it could not, so it
 		// fails and says nothing more.
 		_ = killTree(c.Process)
@@ -200,6 +207,7 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 		if cause == stopNone {
 			res.Signal = sig
 		}
+		res.OOMKills = sb.oomKills()
 	}
 	switch cause {
 	case stopTimeout:
@@ -278,7 +286,7 @@ func (l *Local) prepare(cmd Cmd, who runUser) (*exec.Cmd, *sandbox, error) {
 		WaitDelay:   l.OutputWait,
 	}
 	sb, err := wrapInSandbox(c, who, l.KillGrace, sandboxRequest{
-		cmd: cmd, launcher: launcher, keep: append(mustReach, cmd.WorkDir), off: l.off,
+		cmd: cmd, launcher: launcher, keep: append(mustReach, cmd.WorkDir), off: l.off, memLimit: l.MemoryLimit,
 	})
 	if err != nil {
 		return nil, nil, err

@@ -58,6 +58,9 @@ type sandbox struct {
 	childEnds []*os.File
 	// release removes the command's copy-on-write scratch space.
 	release func()
+	// mem is the command's memory cgroup (memlimit_linux.go), nil when
+	// it has none.
+	mem *memCgroup
 }
 
 // cleanup releases what the command needed while it ran; call it once the
@@ -65,6 +68,9 @@ type sandbox struct {
 func (sb *sandbox) cleanup() {
 	if sb != nil && sb.release != nil {
 		sb.release()
+	}
+	if sb != nil && sb.mem != nil {
+		sb.mem.remove()
 	}
 }
 
@@ -109,6 +115,14 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 		specW: specW, status: statusR, childEnds: []*os.File{specR, statusW},
 		release: release,
 	}
+	if namespaces && req.memLimit > 0 {
+		// Only a root osbench: its PID namespace kills every process
+		// of the command with the init, so the cgroup is empty, and
+		// can be removed, when the command ends.
+		if sb.mem, err = newMemCgroup(req.memLimit); err != nil {
+			warnOnce("steps run without a memory limit: " + err.Error())
+		}
+	}
 	switch {
 	case sb.spec.View:
 		sb.spec.Mounts = viewMounts(req.cmd, c, who, req.launcher, cow)
@@ -149,10 +163,19 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 	return sb, nil
 }
 
-// started hands the spec to the init once it runs.
-func (sb *sandbox) started() error {
+// started puts the init, pid, in the command's memory cgroup and hands it
+// the spec: the init waits for the spec before it starts the command, so
+// every process of the command is in the cgroup.
+func (sb *sandbox) started(pid int) error {
 	for _, f := range sb.childEnds {
 		f.Close()
+	}
+	if sb.mem != nil {
+		if err := sb.mem.add(pid); err != nil {
+			warnOnce("a step runs without its memory limit: " + err.Error())
+			sb.mem.remove()
+			sb.mem = nil
+		}
 	}
 	b, err := json.Marshal(sb.spec)
 	if err != nil {
@@ -169,6 +192,15 @@ func (sb *sandbox) abandon() {
 		f.Close()
 	}
 	sb.cleanup()
+}
+
+// oomKills is the number of the command's processes the OOM killer killed
+// because the command passed its memory limit.
+func (sb *sandbox) oomKills() int {
+	if sb.mem == nil {
+		return 0
+	}
+	return sb.mem.oomKills()
 }
 
 // exitStatus reads how the command ended, once the init has exited: its

@@ -47,7 +47,8 @@ func wrapInSandbox(_ *exec.Cmd, _ runUser, _ time.Duration, req sandboxRequest) 
 	return nil, nil
 }
 
-func (*sandbox) started() error                { return nil }
+func (*sandbox) started(int) error             { return nil }
+func (*sandbox) oomKills() int                 { return 0 }
 func (*sandbox) abandon()                      {}
 func (*sandbox) cleanup()                      {}
 func (*sandbox) exitStatus() (int, int, error) { return -1, 0, nil }

@@ -64,7 +64,10 @@ var watchPatterns = []struct {
 	{engine.CauseNoSpace, regexp.MustCompile(`(?i)no space left on device|disk quota exceeded`)},
 	// Wine's own fatal messages (dlls/ntdll/unix/server.c, loader.c):
 	// the wineserver went away or never came, or the prefix is unusable.
-	{CauseWine, regexp.MustCompile(`wine client error:|could not exec wineserver|the wine server (never started|failed to run)|a wine server seems to be running, but I cannot connect|the wrong wineserver is still running|cannot report I/O result back to server|wine: could not load kernel32\.dll|is not owned by you|in WINEPREFIX: not an absolute path`)},
+	// The last is the wine executor's launcher's, for a wineserver
+	// that died under its program (winelauncher.go): Wine says nothing.
+	{CauseWine, regexp.MustCompile(`wine client error:|could not exec wineserver|the wine server (never started|failed to run)|a wine server seems to be running, but I cannot connect|the wrong wineserver is still running|cannot report I/O result back to server|wine: could not load kernel32\.dll|is not owned by you|in WINEPREFIX: not an absolute path|` +
+		regexp.QuoteMeta(executors.WineServerLostMessage))},
 	// Two go commands fetching one toolchain or module into a shared
 	// cache at once (seen: chmod …/toolchain@…/asm: operation not
 	// permitted); the toolchain step's lock prevents most, this catches
@@ -164,6 +167,14 @@ func (w *watch) seen(cause string) (string, bool) {
 	return line, ok
 }
 
+// sizeString shows a byte count in MiB.
+func sizeString(n int64) string {
+	if n <= 0 {
+		return "none"
+	}
+	return strconv.FormatInt(n>>20, 10) + " MiB"
+}
+
 // oomKills reads the kernel's count of OOM kills (/proc/vmstat oom_kill),
 // -1 when it cannot. It is a machine-wide count: a kill during the step
 // is attributed to the step only when the step's own output shows a
@@ -191,6 +202,12 @@ func oomKills() int64 {
 // did not end cleanly (a passing suite that prints "no space left on
 // device" in a test of its own error messages is a pass).
 func machineFailure(res executors.Result, w *watch, oomBefore, oomAfter int64, isWine bool) error {
+	if res.OOMKills > 0 && (res.ExitCode != 0 || res.TimedOut) {
+		// The step's own memory cgroup counted the kills: the step
+		// passed its limit, on any machine with that limit.
+		return engine.Infra(CauseOOM, fmt.Errorf("the OOM killer killed %d process(es) of the command: it passed its memory limit of %s (%s)",
+			res.OOMKills, sizeString(executors.DefaultMemoryLimit()), executors.MemoryLimitVar))
+	}
 	if why, ok := machineSignals[res.Signal]; ok && !res.TimedOut {
 		return engine.Infra(CauseKilled, fmt.Errorf("the test command was killed by %s", why))
 	}

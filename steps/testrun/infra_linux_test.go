@@ -14,6 +14,7 @@ import (
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/engine/enginetest"
+	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -188,5 +189,114 @@ func TestSlowCompileIsNotATestTimeout(t *testing.T) {
 	}
 	if !strings.Contains(log, "[osbench: compile phase exit 0") {
 		t.Errorf("no compile phase in the log:\n%s", log)
+	}
+}
+
+// TestOOMKilledTestIsInfrastructure runs a Go test that allocates and
+// touches 1 GiB under a step memory limit of 256 MiB: the kernel's OOM
+// killer kills the test binary for real, in the step's own cgroup; go test
+// reports "signal: killed". The step fails as infrastructure with the
+// cause, was retried, and nothing is cached. With the limit off the same
+// suite passes (the host has the memory), so the failure is the limit's.
+func TestOOMKilledTestIsInfrastructure(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a memory cgroup per command needs root")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	if executors.HostMemoryBytes() < 4<<30 {
+		t.Skip("the host has under 4 GiB: the run without a limit could be killed too")
+	}
+	big := "package a\n\nimport \"testing\"\n\nfunc TestBig(t *testing.T) {\n\tb := make([]byte, 1<<30)\n\tfor i := 0; i < len(b); i += 4096 {\n\t\tb[i] = 1\n\t}\n\tt.Log(len(b))\n}\n"
+	env := map[string]string{"CGO_ENABLED": "0", "GOFLAGS": "-mod=mod"}
+	// One cache, so the second run reuses the first's GOCACHE; the OOM
+	// run comes first, as it leaves no result to be served.
+	cacheDir := t.TempDir()
+	for _, tt := range []struct {
+		limit     string
+		wantInfra string
+	}{{"256M", CauseOOM}, {"0", ""}} {
+		t.Run("limit "+tt.limit, func(t *testing.T) {
+			t.Setenv(executors.MemoryLimitVar, tt.limit)
+			steps := infraTestStep([]string{"go", "test", "-count=1", "-json", "-vet=off", "./..."}, "go-test-json", "5m", env)
+			steps[1].Config[2].Value = "go"
+			steps[0] = enginetest.Files("r/checkout", "source", map[string]string{
+				"go.mod": "module ex\n\ngo 1.22\n", "a/a.go": "package a\n", "a/a_test.go": big,
+			})
+			rep, e := buildInfra(t, cacheDir, steps)
+			r := rep.Step("r/linux/test")
+			log := stepLog(t, e, r)
+			rec, err := e.Cache().GetAction(r.Key)
+			cached := err == nil && !rec.Failed
+			if tt.wantInfra == "" {
+				if r.Status != engine.StatusRan || r.Infra != "" || !cached {
+					t.Fatalf("status %s, infra %q (%s), cached %v; want ran, cached; log:\n%s", r.Status, r.Infra, r.Error, cached, log)
+				}
+				return
+			}
+			if r.Status != engine.StatusFailed || r.Infra != tt.wantInfra || len(r.Retries) != 1 || cached {
+				t.Fatalf("status %s, infra %q, %d retries, cached %v (%s); want failed, %q, 1 retry, not cached; log:\n%s",
+					r.Status, r.Infra, len(r.Retries), cached, r.Error, tt.wantInfra, log)
+			}
+			if !strings.Contains(r.Error, "memory limit of 256 MiB") {
+				t.Errorf("error %q does not name the limit", r.Error)
+			}
+		})
+	}
+}
+
+// TestKilledWineserverIsInfrastructure runs a Windows program through the
+// wine executor's launcher, as go test and cargo do, and kills its
+// wineserver for real while it runs (SIGINT, what wineserver -k sends):
+// Wine ends the program with status 1 and no word, the launcher says the
+// server was lost, and the step fails as infrastructure with that cause,
+// was retried, and caches nothing. With the launcher's line unknown to the
+// watch the same run is a failing test, cached: the test can fail.
+func TestKilledWineserverIsInfrastructure(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the wineserver is found through the step's own /proc (a root osbench's PID namespace)")
+	}
+	for _, tool := range []string{"wine", "wineserver"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	script := `echo "running 1 test"
+go_windows_amd64_exec cmd /c "ping -n 30 127.0.0.1 >nul" & p=$!
+s=
+for i in $(seq 600); do
+	for d in /proc/[0-9]*; do
+		case $(cat "$d/comm" 2>/dev/null) in wineserver*) s=${d#/proc/} ;; esac
+	done
+	[ -n "$s" ] && break
+	sleep 0.1
+done
+[ -n "$s" ] || { echo "no wineserver appeared" >&2; exit 3; }
+sleep 3
+kill -INT "$s"
+wait $p || { echo "test t::a ... FAILED"; echo; echo "test result: FAILED. 0 passed; 1 failed; 0 ignored"; exit 101; }
+` + passLines
+	steps := infraTestStep([]string{"sh", "-c", script}, "libtest", "3m", nil)
+	for i, f := range steps[1].Config {
+		switch f.Name {
+		case "platform":
+			steps[1].Config[i].Value = "windows"
+		case "executor":
+			steps[1].Config[i].Value = "wine"
+		}
+	}
+	steps[1].ID = "r/windows/test"
+	rep, e := buildInfra(t, t.TempDir(), steps)
+	r := rep.Step("r/windows/test")
+	log := stepLog(t, e, r)
+	rec, err := e.Cache().GetAction(r.Key)
+	cached := err == nil && !rec.Failed
+	if r.Status != engine.StatusFailed || r.Infra != CauseWine || len(r.Retries) != 1 || cached {
+		t.Fatalf("status %s, infra %q, %d retries, cached %v (%s); want failed, %q, 1 retry, not cached; log:\n%s",
+			r.Status, r.Infra, len(r.Retries), cached, r.Error, CauseWine, log)
+	}
+	if !strings.Contains(r.Error, "wineserver of this Windows program was gone") {
+		t.Errorf("error %q does not say the wineserver was lost", r.Error)
 	}
 }
