@@ -151,7 +151,14 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 	t.Helper()
 	work := t.TempDir()
 	repo := goldenRepo(t, work)
-	scrub := func(s string) string { return strings.ReplaceAll(s, work, "$TMP") }
+	// The entry tracer is this test binary, wherever go test built it.
+	exe, _ := os.Executable()
+	scrub := func(s string) string {
+		if exe != "" {
+			s = strings.ReplaceAll(s, exe, "$TRACER")
+		}
+		return strings.ReplaceAll(s, work, "$TMP")
+	}
 	out := goldenPair{Language: language, Parser: parser}
 	cfg := Config{Language: language, Parser: parser, Platform: "linux", Skip: []string{"TestA", "sep", "suite/slow", "nothing*"}}
 
