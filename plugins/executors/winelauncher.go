@@ -17,11 +17,10 @@ import (
 // the Windows program and its wineserver, which opens files on the
 // program's behalf, both run in the test launcher's namespaces, where the
 // caches are read-only and the build's processes are out of sight. Each
-// program gets a wineserver of its own (with the test launcher or
-// without), started and watched by the launcher (wineServerWatch), so its
-// socket goes to a private TMPDIR (Debian's Wine keeps it under TMPDIR): a
-// concurrent program, whose wineserver lives in another PID namespace and
-// dies with it, is never reached.
+// program gets a wineserver of its own, so its socket goes to a private
+// TMPDIR (Debian's Wine keeps it under TMPDIR): a concurrent program,
+// whose wineserver lives in another PID namespace and dies with it, is
+// never reached.
 //
 // osbench-wine-test is that launcher for any Windows test program: the
 // wine executor makes it the cargo runner of a command whose runner is
@@ -45,6 +44,9 @@ const cargoWindowsRunnerVar = "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER"
 
 const wineTestLauncher = `#!/bin/sh
 # Written by osbench's wine executor: go test and cargo run Windows test binaries through this.
+if [ -z "${` + TestSandboxVar + `:-}" ]; then
+	exec wine "$@"
+fi
 case ${LLVM_PROFILE_FILE:-} in
 *%p*)
 	LLVM_PROFILE_FILE=$(printf '%s\n' "$LLVM_PROFILE_FILE" | sed "s/%p/$$-%p/g")
@@ -53,63 +55,10 @@ case ${LLVM_PROFILE_FILE:-} in
 esac
 server=$(mktemp -d "${TMPDIR:-/tmp}/osbench-wineserver.XXXXXXXX") || exit 125
 status=0
-TMPDIR=$server ${` + TestSandboxVar + `:+"$` + TestSandboxVar + `"} sh -c '` + wineServerWatch + `' osbench-wine "$@" || status=$?
+TMPDIR=$server "$` + TestSandboxVar + `" wine "$@" || status=$?
 rm -rf "$server"
 exit "$status"
 `
-
-// wineServerWatch runs one Windows program ("$@") beside a wineserver the
-// launcher started itself (persistent, in the foreground, so its pid is
-// known and it never ends on its own) and watches that server: a
-// wineserver killed mid-run leaves its program either ended with status 1
-// and no word at all (wineserver -k, SIGINT) or hung for good (SIGKILL,
-// the OOM killer), which would be taken for the program's failure or a
-// hang of the code. When the server is gone while the program runs, the
-// program gets a second to end, is killed, and the launcher says what
-// happened in a line the test step's watch knows (steps/testrun/infra.go):
-// the run is an infrastructure failure, retried, never cached. A program
-// that failed gets a second to let a dying server finish (it kills its
-// clients before it exits) before the server is taken for alive. The
-// program keeps the launcher's stdin (a background job would get
-// /dev/null); the wine client waits for the server's socket itself (a
-// concurrent start of a second server finds the lock taken and leaves).
-// Liveness is read from /proc, where a zombie counts as gone, with
-// builtins only but the sleep: the watch costs two forks a second.
-const wineServerWatch = `alive() {
-	read -r st <"/proc/$1/stat" 2>/dev/null || return 1
-	case ${st##*") "} in Z*) return 1 ;; esac
-}
-wineserver -f -p & server=$!
-exec 3<&0
-wine "$@" 0<&3 & prog=$!
-exec 3<&-
-lost=
-while alive "$prog"; do
-	if ! alive "$server"; then
-		sleep 1
-		if alive "$prog"; then kill -KILL "$prog" 2>/dev/null; fi
-		lost=1
-		break
-	fi
-	sleep 0.5
-done
-status=0
-wait "$prog" || status=$?
-if [ -z "$lost" ] && [ "$status" != 0 ]; then
-	n=0
-	while [ "$n" -lt 10 ] && alive "$server"; do sleep 0.1; n=$((n + 1)); done
-	if ! alive "$server"; then lost=1; fi
-fi
-if [ -n "$lost" ]; then
-	echo "` + WineServerLostMessage + ` (the Windows program ended with status $status)" >&2
-fi
-wineserver -k 2>/dev/null
-wait "$server" 2>/dev/null
-exit "$status"`
-
-// WineServerLostMessage starts the line the Wine launcher prints when a
-// Windows program's wineserver died under it.
-const WineServerLostMessage = "osbench: the wineserver of this Windows program was gone when it ended"
 
 // ensureLaunchers writes the launcher scripts into dir.
 func ensureLaunchers(dir string) error { return ensureScripts(dir, wineLaunchers) }

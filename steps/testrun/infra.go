@@ -64,10 +64,7 @@ var watchPatterns = []struct {
 	{engine.CauseNoSpace, regexp.MustCompile(`(?i)no space left on device|disk quota exceeded`)},
 	// Wine's own fatal messages (dlls/ntdll/unix/server.c, loader.c):
 	// the wineserver went away or never came, or the prefix is unusable.
-	// The last is the wine executor's launcher's, for a wineserver
-	// that died under its program (winelauncher.go): Wine says nothing.
-	{CauseWine, regexp.MustCompile(`wine client error:|could not exec wineserver|the wine server (never started|failed to run)|a wine server seems to be running, but I cannot connect|the wrong wineserver is still running|cannot report I/O result back to server|wine: could not load kernel32\.dll|is not owned by you|in WINEPREFIX: not an absolute path|` +
-		regexp.QuoteMeta(executors.WineServerLostMessage))},
+	{CauseWine, regexp.MustCompile(`wine client error:|could not exec wineserver|the wine server (never started|failed to run)|a wine server seems to be running, but I cannot connect|the wrong wineserver is still running|cannot report I/O result back to server|wine: could not load kernel32\.dll|is not owned by you|in WINEPREFIX: not an absolute path`)},
 	// Two go commands fetching one toolchain or module into a shared
 	// cache at once (seen: chmod …/toolchain@…/asm: operation not
 	// permitted); the toolchain step's lock prevents most, this catches
