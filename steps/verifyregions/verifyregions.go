@@ -8,7 +8,9 @@ package verifyregions
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 
 	"github.com/osbench/osbench/engine"
@@ -61,7 +63,16 @@ func (kind) Name() string { return Kind }
 // identifiers every OS has (syscall.EPERM) for platform evidence.
 // Version 3: Rust characters and lifetimes by lang.RustChar (impl<'a, 'b>
 // was read as a character literal).
-func (kind) Version() string { return "3" }
+// Version 4: a region of a file the checkout lacks is a false positive
+// instead of failing the step.
+func (kind) Version() string { return "4" }
+
+// notInRepository is the verdict on a region of a file the build made.
+func notInRepository(file string) schemas.Verdict {
+	return schemas.Verdict{Label: schemas.LabelFalsePositive, FunctionalArea: "generated file",
+		FeatureGroup: "generated_file", Confidence: 1, Verifier: "rules",
+		Explanation: file + " is not in the repository (the build generated it): nothing to mask or restore"}
+}
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -101,11 +112,21 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	out := Verified{Repository: cfg.Repository, Source: cfg.Source, Target: cfg.Target, Verifier: cfg.Verifier,
 		Regions: []schemas.VerifiedRegion{}, ByLabel: map[string]int{}}
 	for _, file := range files {
+		regions := byFile[file]
 		content, err := src.TreeFile("source", file)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Coverage of a file the repository does not hold: the build
+			// generated it (jansson's _osbench_build/include/jansson.h
+			// from jansson.h.in). Nothing of it can be masked or restored.
+			for _, r := range regions {
+				out.Regions = append(out.Regions, schemas.VerifiedRegion{Region: r, Verdict: notInRepository(file)})
+				out.ByLabel[schemas.LabelFalsePositive]++
+			}
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", file, err)
 		}
-		regions := byFile[file]
 		verdicts, err := v.Verify(ctx, verify.Input{Path: file, Source: content, Regions: regions, SourceOS: cfg.Source, TargetOS: cfg.Target})
 		if err != nil {
 			return fmt.Errorf("verify %s: %w", file, err)
