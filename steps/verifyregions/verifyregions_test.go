@@ -28,8 +28,8 @@ func TestRegionOfAGeneratedFile(t *testing.T) {
 		enginetest.JSON("r/diffcov", schemas.DiffCoverageFile, diff),
 		{
 			ID: "r/verify", Kind: Kind, Group: "r",
-			Config: []engine.Field{{Name: "repository", Value: "r"}, {Name: "source", Value: "linux"}, {Name: "target", Value: "windows"}, {Name: "verifier", Value: "rules"}},
-			Inputs: []engine.Input{{Name: InputSource, Step: "r/checkout"}, {Name: InputDiffcov, Step: "r/diffcov"}},
+			Config:  []engine.Field{{Name: "repository", Value: "r"}, {Name: "source", Value: "linux"}, {Name: "target", Value: "windows"}, {Name: "verifier", Value: "rules"}},
+			Inputs:  []engine.Input{{Name: InputSource, Step: "r/checkout"}, {Name: InputDiffcov, Step: "r/diffcov"}},
 			Exports: []engine.Export{{Output: Output, Path: "regions.json"}},
 		},
 	}
