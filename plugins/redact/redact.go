@@ -1,9 +1,8 @@
 // Package redact keeps secret values out of what osbench stores: a Writer
 // passes output on with each value replaced by "[secret NAME]" as it is
 // written, holding back only the bytes that may still begin a secret. The
-// solve step wraps the agent's logs and artifacts in one (secret_env);
-// the test step has its own copy of the same scheme (steps/testrun), which
-// can move here.
+// solve step wraps the agent's logs and artifacts in one, the test step its
+// log and the parser's input (secret_env of both).
 package redact
 
 import (
@@ -53,17 +52,18 @@ func New(values map[string]string) (Set, error) {
 	return sorted, nil
 }
 
-// Writer redacts what it passes to the writer it wraps. Close flushes
-// what it held back and closes the wrapped writer.
+// Writer redacts what it passes to the writer it wraps (nil: discards).
+// Flush writes what it held back; Close flushes and closes the wrapped
+// writer when it is an io.Closer.
 type Writer struct {
-	w       io.WriteCloser
+	w       io.Writer
 	set     Set
 	first   [256]bool // first bytes of the secrets
 	pending []byte
 }
 
 // Wrap returns a Writer over w.
-func (s Set) Wrap(w io.WriteCloser) *Writer {
+func (s Set) Wrap(w io.Writer) *Writer {
 	r := &Writer{w: w, set: s}
 	for _, v := range s.values {
 		r.first[v[0]] = true
@@ -72,6 +72,9 @@ func (s Set) Wrap(w io.WriteCloser) *Writer {
 }
 
 func (r *Writer) Write(p []byte) (int, error) {
+	if r.w == nil {
+		return len(p), nil
+	}
 	if len(r.set.values) == 0 {
 		return r.w.Write(p)
 	}
@@ -82,12 +85,21 @@ func (r *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Close writes what is held back (the output has ended) and closes the
-// wrapped writer.
+// Flush writes what is held back: the output has ended.
+func (r *Writer) Flush() error {
+	if r.w == nil || len(r.pending) == 0 {
+		return nil
+	}
+	return r.emit(true)
+}
+
+// Close flushes and closes the wrapped writer when it is an io.Closer.
 func (r *Writer) Close() error {
-	err := r.emit(true)
-	if cerr := r.w.Close(); err == nil {
-		err = cerr
+	err := r.Flush()
+	if c, ok := r.w.(io.Closer); ok {
+		if cerr := c.Close(); err == nil {
+			err = cerr
+		}
 	}
 	return err
 }

@@ -48,7 +48,7 @@ func TestRedactor(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := r.flush(); err != nil {
+		if err := r.Flush(); err != nil {
 			t.Fatal(err)
 		}
 		if out.String() != want {

@@ -265,7 +265,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Stdout: io.MultiWriter(stdoutW, watch.stream()), Stderr: io.MultiWriter(logR, watch.stream()), Timeout: limit, User: cfg.User,
 			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
 		})
-		if ferr := errors.Join(logR.flush(), outR.flush()); ferr != nil && err == nil {
+		if ferr := errors.Join(logR.Flush(), outR.Flush()); ferr != nil && err == nil {
 			err = ferr
 		}
 		return res, err
