@@ -27,6 +27,9 @@ package entrytrace
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode"
@@ -50,6 +53,59 @@ type Result struct {
 	// Images counts the processes of the traced tree that started the
 	// target: 0 means the target never ran, so no entry could be seen.
 	Images int
+}
+
+// Record is what the tracer MainArg starts wrote of one program: the
+// functions it armed and those a thread entered.
+type Record struct {
+	Images  int // processes that started the target
+	Armed   map[string]bool
+	Entered map[string]bool
+}
+
+// NotEntered reports a function the tracer armed and never saw entered:
+// the one fact the evidence denies a pass on.
+func (r *Record) NotEntered(name string) bool {
+	return r != nil && r.Armed[name] && !r.Entered[name]
+}
+
+// ParseRecord reads a record the tracer wrote; nil when it could not
+// trace (its "untraced" line), or the target never ran, so it saw
+// nothing either way.
+func ParseRecord(b []byte) *Record {
+	r := &Record{Armed: map[string]bool{}, Entered: map[string]bool{}}
+	for _, line := range strings.Split(string(b), "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "untraced":
+			return nil
+		case "images":
+			fmt.Sscan(val, &r.Images)
+		case "armed":
+			r.Armed[val] = true
+		case "entered":
+			r.Entered[val] = true
+		}
+	}
+	if r.Images == 0 {
+		return nil
+	}
+	return r
+}
+
+// Program is what a launcher runs as the tracer (PROGRAM MainArg …): this
+// program — osbench, a worker, or a test binary of osbench's packages,
+// each of which links this package, whose init answers MainArg — on the
+// one platform that has a tracer; "" elsewhere.
+func Program() string {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return ""
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }
 
 // GoTest reports whether an ELF symbol of a Go test binary is a test,

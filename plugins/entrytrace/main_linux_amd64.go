@@ -14,12 +14,20 @@ import (
 // (osbench, its workers, a test binary of osbench's own packages), makes
 // it the tracer instead of itself:
 //
-//	PROGRAM __osbench_entrytrace__ RECORD TARGET ARGV...
+//	PROGRAM __osbench_entrytrace__ [-select=KIND] RECORD TARGET ARGV...
 //
-// runs ARGV under Trace, watching the Go tests of the executable TARGET,
-// writes RECORD and exits as ARGV did. The test launcher of the go-test
-// runner uses it, with PROGRAM the osbench binary that runs the step.
+// runs ARGV under Trace, watching the tests of the executable TARGET,
+// writes RECORD and exits as ARGV did. KIND names the selector: "go"
+// (GoTest, the default) or "rust" (RustTests of TARGET's crate). The test
+// launchers of the go-test and libtest runners use it, with PROGRAM the
+// osbench binary that runs the step.
 const MainArg = "__osbench_entrytrace__"
+
+// selectors are the selectors -select= names.
+var selectors = map[string]func(target string) func(string) (string, bool){
+	"go":   func(string) func(string) (string, bool) { return GoTest },
+	"rust": func(target string) func(string) (string, bool) { return RustTests(RustCrate(target)) },
+}
 
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == MainArg {
@@ -38,8 +46,13 @@ func init() {
 // of this process, and the record says why: a run is never lost to its
 // evidence, it only goes without it.
 func tracerMain(args []string) int {
-	if len(args) < 3 {
-		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s RECORD TARGET ARGV...\n", MainArg)
+	kind := "go"
+	if len(args) > 0 && strings.HasPrefix(args[0], "-select=") {
+		kind, args = strings.TrimPrefix(args[0], "-select="), args[1:]
+	}
+	selector, known := selectors[kind]
+	if len(args) < 3 || !known {
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s [-select=go|rust] RECORD TARGET ARGV...\n", MainArg)
 		return 2
 	}
 	record, target, argv := args[0], args[1], args[2:]
@@ -55,7 +68,7 @@ func tracerMain(args []string) int {
 	res, err := Trace(context.Background(), Command{
 		Path: path, Args: argv, Env: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Target: target, Select: GoTest,
+		Target: target, Select: selector(target),
 	})
 	if err != nil {
 		if res == nil && !errors.Is(err, context.Canceled) {

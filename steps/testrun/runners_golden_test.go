@@ -176,7 +176,17 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 		t.Fatal(err)
 	} else if launch != nil {
 		env := launch.Env([]string{"HOME=/h", "GOFLAGS=-mod=mod"})
-		_, launcher, _ := strings.Cut(env[1], "-exec=")
+		// The launcher is what the environment hands the runner: go
+		// test's -exec, cargo's target runner.
+		var launcher string
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			if _, exec, ok := strings.Cut(v, "-exec="); ok {
+				launcher = exec
+			} else if strings.HasSuffix(k, "_RUNNER") {
+				launcher = v
+			}
+		}
 		script, err := os.ReadFile(launcher)
 		if err != nil {
 			t.Fatal(err)

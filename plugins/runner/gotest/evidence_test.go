@@ -3,29 +3,18 @@ package gotest
 import (
 	"testing"
 
+	"github.com/osbench/osbench/plugins/entrytrace"
 	"github.com/osbench/osbench/schemas"
 )
 
 // traced is a tracer record of a binary with TestA armed and the named
 // functions entered.
-func traced(entered ...string) *entryRecord {
-	e := &entryRecord{images: 1, armed: map[string]bool{"TestA": true}, entered: map[string]bool{}}
+func traced(entered ...string) *entrytrace.Record {
+	e := &entrytrace.Record{Images: 1, Armed: map[string]bool{"TestA": true}, Entered: map[string]bool{}}
 	for _, n := range entered {
-		e.entered[n] = true
+		e.Entered[n] = true
 	}
 	return e
-}
-
-func TestParseEntries(t *testing.T) {
-	e := parseEntries([]byte("images 1\narmed TestA\narmed TestB\nentered TestA\n"))
-	if e == nil || e.images != 1 || !e.armed["TestB"] || !e.entered["TestA"] || e.entered["TestB"] {
-		t.Fatalf("parsed %+v", e)
-	}
-	for _, in := range []string{"untraced ptrace: operation not permitted\n", "images 0\n", ""} {
-		if e := parseEntries([]byte(in)); e != nil {
-			t.Errorf("parseEntries(%q) = %+v, want nil (no evidence either way)", in, e)
-		}
-	}
 }
 
 func TestGoEvidenceRecords(t *testing.T) {

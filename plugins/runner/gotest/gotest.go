@@ -7,10 +7,10 @@ package gotest
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"runtime"
 
+	"github.com/osbench/osbench/plugins/entrytrace"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
@@ -60,7 +60,7 @@ func launch(work string) (*runner.Launch, error) {
 	if err != nil {
 		return nil, err
 	}
-	tracer := entryTracer()
+	tracer := entrytrace.Program()
 	return &runner.Launch{
 		Env: func(env []string) []string {
 			env = withGoExec(env, launcher)
@@ -72,21 +72,6 @@ func launch(work string) (*runner.Launch, error) {
 		Writable: []string{dirs.Records, dirs.Bin},
 		Records:  dirs.Records,
 	}, nil
-}
-
-// entryTracer is the program the launcher runs the entry tracer as: this
-// one (osbench, a worker, or a test binary of osbench's packages — each
-// links plugins/entrytrace, whose init answers entrytrace.MainArg), on the
-// one platform that has a tracer; "" elsewhere.
-func entryTracer() string {
-	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		return ""
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	return exe
 }
 
 // evidence lists the Go tests of the restored test files as the run's

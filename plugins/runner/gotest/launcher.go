@@ -129,38 +129,7 @@ type goRecord struct {
 	profile string // written | missing | none
 	// entries is what the entry tracer saw of the binary, nil when it was
 	// not traced (a cross launcher, no tracer on this host).
-	entries *entryRecord
-}
-
-// entryRecord is the entry tracer's record of one binary: the test
-// functions a breakpoint was set on and those a thread entered.
-type entryRecord struct {
-	images  int
-	armed   map[string]bool
-	entered map[string]bool
-}
-
-// parseEntries reads the tracer's record; nil when the tracer could not
-// trace (its "untraced" line) or left nothing.
-func parseEntries(b []byte) *entryRecord {
-	e := &entryRecord{armed: map[string]bool{}, entered: map[string]bool{}}
-	for _, line := range strings.Split(string(b), "\n") {
-		key, val, _ := strings.Cut(line, " ")
-		switch key {
-		case "untraced":
-			return nil
-		case "images":
-			fmt.Sscan(val, &e.images)
-		case "armed":
-			e.armed[val] = true
-		case "entered":
-			e.entered[val] = true
-		}
-	}
-	if e.images == 0 {
-		return nil
-	}
-	return e
+	entries *entrytrace.Record
 }
 
 // good is a binary that ran its tests to the end and exited 0.
@@ -211,7 +180,7 @@ func readGoRecords(records, repo string, readUntrusted func(dir, name string) ([
 			r := goRecord{status: f[1], profile: f[2]}
 			if len(f) == 4 && strings.HasPrefix(f[3], "entries.") && !strings.ContainsRune(f[3], '/') {
 				if b, err := readUntrusted(records, f[3]); err == nil {
-					r.entries = parseEntries(b)
+					r.entries = entrytrace.ParseRecord(b)
 				}
 			}
 			if old, ok := out[rel]; ok && old.rank() >= r.rank() {
@@ -265,11 +234,7 @@ func goEvidence(results []schemas.TestResult, records map[string]goRecord, pkgDi
 // notEntered reports a test whose function the entry tracer armed in its
 // package's binary and never saw entered.
 func notEntered(rec goRecord, id, pkg string) bool {
-	if rec.entries == nil {
-		return false
-	}
-	name := topLevel(id, pkg)
-	return rec.entries.armed[name] && !rec.entries.entered[name]
+	return rec.entries.NotEntered(topLevel(id, pkg))
 }
 
 // topLevel is the test function of a test id: "pkg/TestX/sub" → "TestX".

@@ -2,7 +2,9 @@
 // print libtest's lines, read by the libtest parser; the home runner of
 // Rust. Its definitions are cargo's targets (cargo metadata) and the
 // repository's .cargo/config (definitions.go); its evidence, the function
-// counts of the llvm-cov export the cargo preset writes (evidence.go).
+// counts of the llvm-cov export the cargo preset writes (evidence.go),
+// and, on Linux, the test functions the entry tracer saw each test
+// program enter through the cargo runner it installs (launcher.go).
 package libtest
 
 import (
@@ -42,20 +44,26 @@ test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; fini
 		Started: regexp.MustCompile(`^running \d+ tests?$`),
 		// libtest's --skip drops the tests it leaves out from its output.
 		Known:    runner.KnowsNone,
-		Launch:   runner.NoLaunch,
+		Launch:   launch,
 		Expected: runner.NoExpected,
 		Evidence: evidence,
 	})
 }
 
-// evidence lists cargo's targets as the run's definitions, and marks the
-// passes whose #[test] function the coverage export saw entered.
+// evidence lists cargo's targets as the run's definitions, marks the
+// passes whose #[test] function the coverage export saw entered, and
+// denies those whose function the entry tracer armed and never saw
+// entered.
 func evidence(r runner.Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
 	defs, err := listCargo(r)
 	if err != nil {
 		return results, nil, err
 	}
-	return rustEvidence(results, r.Coverage), defs, nil
+	results = rustEvidence(results, r.Coverage)
+	if r.Ran && r.Records != "" {
+		results = traceEvidence(results, readRustRecords(r.Records, r.Read), defs)
+	}
+	return results, defs, nil
 }
 
 // listCargo asks cargo for the packages' targets: nil when the repository

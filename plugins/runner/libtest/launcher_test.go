@@ -1,0 +1,47 @@
+package libtest
+
+import (
+	"testing"
+
+	"github.com/osbench/osbench/plugins/entrytrace"
+	"github.com/osbench/osbench/schemas"
+)
+
+func TestTraceEvidence(t *testing.T) {
+	rec := func(entered ...string) *entrytrace.Record {
+		r := &entrytrace.Record{Images: 1, Armed: map[string]bool{"tests::a": true, "it_works": true}, Entered: map[string]bool{}}
+		for _, n := range entered {
+			r.Entered[n] = true
+		}
+		return r
+	}
+	defs := &schemas.TestDefinitions{Tests: []schemas.TestDefinition{
+		{Name: "my-pkg/lib/my-pkg", Command: []string{"src/lib.rs"}},
+		{Name: "my-pkg/test/it", Command: []string{"tests/it.rs"}},
+	}}
+	pass := func(id string) schemas.TestResult { return schemas.TestResult{ID: id, Status: schemas.StatusPass} }
+	for _, tc := range []struct {
+		name    string
+		records map[string][]*entrytrace.Record
+		in      schemas.TestResult
+		denied  bool
+	}{
+		{"entered", map[string][]*entrytrace.Record{"my_pkg": {rec("tests::a")}}, pass("src/lib.rs/tests::a"), false},
+		{"armed, never entered", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, pass("src/lib.rs/tests::a"), true},
+		{"entered by another run of the crate's programs", map[string][]*entrytrace.Record{"my_pkg": {rec(), rec("tests::a")}}, pass("src/lib.rs/tests::a"), false},
+		{"entered in another crate only", map[string][]*entrytrace.Record{"my_pkg": {rec()}, "it": {rec("tests::a")}}, pass("src/lib.rs/tests::a"), true},
+		{"integration test", map[string][]*entrytrace.Record{"it": {rec()}}, pass("tests/it.rs/it_works"), true},
+		{"not armed (no such function)", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, pass("src/lib.rs/tests::b"), false},
+		{"no record of its program", map[string][]*entrytrace.Record{"it": {rec()}}, pass("src/lib.rs/tests::a"), false},
+		{"old cargo's unittests key", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, pass("unittests/my_pkg/tests::a"), true},
+		{"a failure stays a failure", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, schemas.TestResult{ID: "src/lib.rs/tests::a", Status: schemas.StatusFail}, false},
+		{"doctest", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, pass("doctest/src/lib.rs - tests::a (line 3)"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := traceEvidence([]schemas.TestResult{tc.in}, tc.records, defs)[0]
+			if denied := got.Evidence == schemas.EvidenceDenied; denied != tc.denied || (denied && got.Status != schemas.StatusError) {
+				t.Errorf("got %+v, want denied %v", got, tc.denied)
+			}
+		})
+	}
+}
