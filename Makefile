@@ -76,7 +76,8 @@ lint: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-# The entrytrace benchmark runs one Go test binary plainly and under the
+# The entrytrace benchmarks run one Go test binary and one cargo test program
+# (rsplat's unit tests) plainly and under the
 # function-entry tracer, side by side (the cost of out-of-process evidence).
 # BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio (-temporal-repeat N
 # pairs per set-up); -only=remote only the remote-hit row (-examples-cache DIR reuses a

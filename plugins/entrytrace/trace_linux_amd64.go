@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -540,3 +541,33 @@ func stdio(c Command) ([]*os.File, func(), error) {
 	}
 	return files, closeAll, nil
 }
+
+// Available reports whether this process may trace the programs it
+// starts: a seccomp profile, an LSM or a sandbox without ptrace makes
+// every traced run go untraced, and a verdict must not depend on the
+// machine (the launchers ask once, before a run, and fail it loudly).
+// It starts /bin/true stopped under ptrace and kills it.
+var Available = sync.OnceValue(func() error {
+	errc := make(chan error, 1)
+	go func() {
+		// The tracer is the thread that started the tracee.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		proc, err := os.StartProcess("/bin/true", []string{"true"}, &os.ProcAttr{
+			Sys: &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL},
+		})
+		if err != nil {
+			errc <- fmt.Errorf("entrytrace: ptrace is not permitted here: %w", err)
+			return
+		}
+		var ws syscall.WaitStatus
+		_, err = wait(proc.Pid, &ws)
+		if err == nil && !ws.Stopped() {
+			err = fmt.Errorf("entrytrace: a traced /bin/true did not stop at its exec (%v): ptrace is not working here", ws)
+		}
+		_ = syscall.Kill(proc.Pid, syscall.SIGKILL)
+		_, _ = wait(proc.Pid, &ws)
+		errc <- err
+	}()
+	return <-errc
+})

@@ -21,3 +21,6 @@ type Command struct {
 
 // Trace has no tracer on this platform.
 func Trace(ctx context.Context, c Command) (*Result, error) { return nil, ErrUnsupported }
+
+// Available reports that this platform has no tracer.
+func Available() error { return ErrUnsupported }

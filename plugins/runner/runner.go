@@ -28,12 +28,14 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/osbench/osbench/plugins/entrytrace"
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/plugins/registry"
@@ -268,4 +270,26 @@ func KeyVersion(language, parser string) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
+}
+
+// ErrNoTracer is the error of a Launch that wanted the entry tracer on a
+// host that has one (Linux on amd64) where ptrace is not permitted: the
+// test step fails the run as the machine's (never cached, retried,
+// reported), since a run without the tracer would give other verdicts
+// than the same run elsewhere — forged passes evidenced — and the step's
+// key cannot tell the two machines apart.
+var ErrNoTracer = errors.New("the entry tracer cannot trace here")
+
+// Tracer is the program a launcher runs as the entry tracer
+// (entrytrace.Program), "" on a platform that has none, or ErrNoTracer
+// when this host should have one and ptrace is not permitted.
+func Tracer() (string, error) {
+	p := entrytrace.Program()
+	if p == "" {
+		return "", nil
+	}
+	if err := entrytrace.Available(); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoTracer, err)
+	}
+	return p, nil
 }

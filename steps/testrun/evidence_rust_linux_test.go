@@ -104,12 +104,16 @@ func TestRustEntryEvidence(t *testing.T) {
 		variant string
 		forger  string
 		traced  bool
+		profile string // Cargo.toml's [profile.test]
 	}{
-		{"honest", "", true},
-		{"init section writes a profile", rustProfileForger, true},
-		{"init section writes a profile, tracer off", rustProfileForger, false},
-		{"harness reuse", rustHarnessReuser, true},
-		{"harness reuse, tracer off", rustHarnessReuser, false},
+		{"honest", "", true, ""},
+		{"init section writes a profile", rustProfileForger, true, ""},
+		{"init section writes a profile, tracer off", rustProfileForger, false, ""},
+		{"harness reuse", rustHarnessReuser, true, ""},
+		{"harness reuse, tracer off", rustHarnessReuser, false, ""},
+		// The same forger in a program stripped of its symbol table,
+		// where the tracer can arm nothing.
+		{"init section writes a profile, stripped", rustProfileForger, true, "strip = true\n"},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
 			work := t.TempDir()
@@ -119,7 +123,7 @@ func TestRustEntryEvidence(t *testing.T) {
 				lib += "\nmod forge;\n"
 			}
 			files := map[string]string{
-				"Cargo.toml":   "[package]\nname = \"ex\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+				"Cargo.toml":   "[package]\nname = \"ex\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[profile.test]\n" + tc.profile,
 				"src/lib.rs":   lib,
 				"src/forge.rs": tc.forger,
 			}
@@ -187,7 +191,11 @@ func TestRustEntryEvidence(t *testing.T) {
 				}
 			case tc.traced:
 				for _, r := range []schemas.TestResult{a, always} {
-					if r.Status != schemas.StatusError || r.Evidence != schemas.EvidenceDenied || !strings.Contains(r.Reason, "never entered tests::") {
+					want := "never entered tests::"
+					if tc.profile != "" {
+						want = "no symbol table"
+					}
+					if r.Status != schemas.StatusError || r.Evidence != schemas.EvidenceDenied || !strings.Contains(r.Reason, want) {
 						t.Errorf("forged %s = %+v, want an error the entry tracer denies\n%s", r.ID, r, out)
 					}
 				}

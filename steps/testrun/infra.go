@@ -31,6 +31,7 @@ const (
 	CauseWine          = "lost wineserver or broken Wine prefix"
 	CauseToolInstall   = "tool-install race"
 	CauseNotReproduced = "test-phase timeout did not reproduce"
+	CauseNoTracer      = "no entry tracer (ptrace not permitted)"
 )
 
 // compileBudget is the time a compile phase (the Go test binaries' build,

@@ -217,7 +217,13 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// binary it ran): writable for the launcher, read-only for the tested
 	// programs (the executor's test sandbox).
 	launch, err := rn.Launch(rc.WorkDir)
+	if errors.Is(err, runner.ErrNoTracer) {
+		// Fail loudly: without the tracer forged passes would be
+		// evidenced here and denied elsewhere, under one key.
+		err = engine.Infra(CauseNoTracer, err)
+	}
 	if err != nil {
+		fmt.Fprintf(logw, "[osbench: %v]\n", err)
 		logw.Close()
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"runtime"
 
-	"github.com/osbench/osbench/plugins/entrytrace"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
@@ -56,11 +55,14 @@ func launch(work string) (*runner.Launch, error) {
 	if runtime.GOOS == "windows" {
 		return nil, nil
 	}
+	tracer, err := runner.Tracer()
+	if err != nil {
+		return nil, err
+	}
 	launcher, dirs, err := goLauncher(work)
 	if err != nil {
 		return nil, err
 	}
-	tracer := entrytrace.Program()
 	return &runner.Launch{
 		Env: func(env []string) []string {
 			env = withGoExec(env, launcher)

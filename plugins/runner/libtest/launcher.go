@@ -73,9 +73,9 @@ exit "$status"
 // the run's environment names already (a manifest's own) is kept, and the
 // run goes without entry evidence.
 func launch(work string) (*runner.Launch, error) {
-	tracer := entrytrace.Program()
-	if tracer == "" {
-		return nil, nil
+	tracer, err := runner.Tracer()
+	if tracer == "" || err != nil {
+		return nil, err
 	}
 	records := filepath.Join(work, rustEvidenceDir)
 	bin := filepath.Join(work, "osbench-cargo-bin")
@@ -148,8 +148,10 @@ func readRustRecords(records string, readUntrusted func(dir, name string) ([]byt
 // armed in its program and never saw entered. A test's program is found
 // by its id's source path ("src/lib.rs/paths::tests::separators": the
 // targets cargo metadata lists with that path; "unittests/foo/…" of old
-// cargo names the crate itself). Doctests have no program of cargo's; a
-// test whose program left no traced record is not judged here.
+// cargo names the crate itself). A pass is denied too when its program
+// was traced with nothing of its crate to arm (a stripped program).
+// Doctests have no program of cargo's; a test whose program left no traced
+// record is not judged here.
 func traceEvidence(results []schemas.TestResult, records map[string][]*entrytrace.Record, defs *schemas.TestDefinitions) []schemas.TestResult {
 	if len(records) == 0 {
 		return results
@@ -177,17 +179,26 @@ func traceEvidence(results []schemas.TestResult, records map[string][]*entrytrac
 		} else if !strings.ContainsAny(src, "/.") {
 			cs = append(cs, src) // "Running target/debug/deps/foo-…": the crate
 		}
-		armed, entered := "", false
+		armed, entered, traced, blind := "", false, "", true
 		for _, c := range cs {
 			for _, rec := range records[c] {
+				traced = c
+				blind = blind && len(rec.Armed) == 0
 				if rec.Armed[name] {
 					armed = c
 				}
 				entered = entered || rec.Entered[name]
 			}
 		}
-		if armed != "" && !entered {
+		switch {
+		case armed != "" && !entered:
 			runner.Deny(r, fmt.Sprintf("reported as passing, but the test program of crate %s never entered %s (seen from outside the program by osbench's entry tracer)", armed, name))
+		case traced != "" && blind:
+			// A program with no function of its crate to arm has had
+			// its symbol table stripped (a profile's strip, a linker
+			// argument of a build script): nothing could be seen, and
+			// a test program is never built that way but on purpose.
+			runner.Deny(r, fmt.Sprintf("reported as passing, but the test program of crate %s has no symbol table the entry tracer could read (stripped), so no test of it can be seen to run", traced))
 		}
 	}
 	return results

@@ -35,6 +35,8 @@ func TestTraceEvidence(t *testing.T) {
 		{"no record of its program", map[string][]*entrytrace.Record{"it": {rec()}}, pass("src/lib.rs/tests::a"), false},
 		{"old cargo's unittests key", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, pass("unittests/my_pkg/tests::a"), true},
 		{"a failure stays a failure", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, schemas.TestResult{ID: "src/lib.rs/tests::a", Status: schemas.StatusFail}, false},
+		{"stripped program", map[string][]*entrytrace.Record{"my_pkg": {{Images: 1, Armed: map[string]bool{}, Entered: map[string]bool{}}}}, pass("src/lib.rs/tests::a"), true},
+		{"one of two programs stripped", map[string][]*entrytrace.Record{"my_pkg": {{Images: 1, Armed: map[string]bool{}, Entered: map[string]bool{}}, rec("tests::a")}}, pass("src/lib.rs/tests::b"), false},
 		{"doctest", map[string][]*entrytrace.Record{"my_pkg": {rec()}}, pass("doctest/src/lib.rs - tests::a (line 3)"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
