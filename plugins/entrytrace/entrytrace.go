@@ -43,6 +43,10 @@ var ErrUnsupported = errors.New("entrytrace: function-entry tracing needs Linux 
 type Result struct {
 	// Entered are the chosen functions the program entered, sorted.
 	Entered []string
+	// Entries counts, for each entered function, the processes that
+	// entered it (a breakpoint is taken away at its first trap in each
+	// process; a process that execs the image again counts again).
+	Entries map[string]int
 	// Armed are the chosen functions a breakpoint was set on, sorted:
 	// those of the symbol table that the selector accepted.
 	Armed []string
@@ -61,6 +65,7 @@ type Record struct {
 	Images  int // processes that started the target
 	Armed   map[string]bool
 	Entered map[string]bool
+	Entries map[string]int // processes that entered each function
 }
 
 // NotEntered reports a function the tracer armed and never saw entered:
@@ -73,7 +78,7 @@ func (r *Record) NotEntered(name string) bool {
 // trace (its "untraced" line), or the target never ran, so it saw
 // nothing either way.
 func ParseRecord(b []byte) *Record {
-	r := &Record{Armed: map[string]bool{}, Entered: map[string]bool{}}
+	r := &Record{Armed: map[string]bool{}, Entered: map[string]bool{}, Entries: map[string]int{}}
 	for _, line := range strings.Split(string(b), "\n") {
 		key, val, _ := strings.Cut(line, " ")
 		switch key {
@@ -85,6 +90,7 @@ func ParseRecord(b []byte) *Record {
 			r.Armed[val] = true
 		case "entered":
 			r.Entered[val] = true
+			r.Entries[val]++
 		}
 	}
 	if r.Images == 0 {
@@ -129,6 +135,14 @@ func GoTest(symbol string) (name string, ok bool) {
 	return "", false
 }
 
+// CMain selects the main function of a C or C++ program: a test program
+// CTest runs (or the c-cmake preset's runner) enters it once per test
+// command, and a constructor that ends the process before main never
+// does.
+func CMain(symbol string) (string, bool) {
+	return "main", symbol == "main"
+}
+
 // goTestName is the go command's rule (cmd/go's isTest): the prefix, then
 // nothing or a character that is not a lower-case letter.
 func goTestName(name, prefix string) bool {
@@ -142,7 +156,7 @@ func goTestName(name, prefix string) bool {
 	return !unicode.IsLower(r)
 }
 
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -18,8 +18,10 @@ import (
 //
 // runs ARGV under Trace, watching the tests of the executable TARGET,
 // writes RECORD and exits as ARGV did. KIND names the selector: "go"
-// (GoTest, the default) or "rust" (RustTests of TARGET's crate). The test
-// launchers of the go-test and libtest runners use it, with PROGRAM the
+// (GoTest, the default), "rust" (RustTests of TARGET's crate) or "c"
+// (CMain; TARGET is then a directory, and every program run from below it
+// is watched: Command.Within). The test launchers of the go-test and
+// libtest runners and the ctest runner's wrapper use it, with PROGRAM the
 // osbench binary that runs the step.
 const MainArg = "__osbench_entrytrace__"
 
@@ -27,6 +29,7 @@ const MainArg = "__osbench_entrytrace__"
 var selectors = map[string]func(target string) func(string) (string, bool){
 	"go":   func(string) func(string) (string, bool) { return GoTest },
 	"rust": func(target string) func(string) (string, bool) { return RustTests(RustCrate(target)) },
+	"c":    func(string) func(string) (string, bool) { return CMain },
 }
 
 func init() {
@@ -39,7 +42,7 @@ func init() {
 //
 //	images N        processes that started the target
 //	armed NAME      a test function a breakpoint was set on
-//	entered NAME    a test function a thread executed
+//	entered NAME    a test function a thread executed (once per process)
 //	untraced REASON the tracer could not trace; ARGV ran without it
 //
 // When tracing is impossible (no ptrace here), ARGV still runs, in place
@@ -52,7 +55,7 @@ func tracerMain(args []string) int {
 	}
 	selector, known := selectors[kind]
 	if len(args) < 3 || !known {
-		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s [-select=go|rust] RECORD TARGET ARGV...\n", MainArg)
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s [-select=go|rust|c] RECORD TARGET ARGV...\n", MainArg)
 		return 2
 	}
 	record, target, argv := args[0], args[1], args[2:]
@@ -65,11 +68,15 @@ func tracerMain(args []string) int {
 	// tracer catches it (a caught signal, unlike an ignored one, is not
 	// inherited) and lives until the program ends.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
-	res, err := Trace(context.Background(), Command{
+	cmd := Command{
 		Path: path, Args: argv, Env: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Target: target, Select: selector(target),
-	})
+	}
+	if kind == "c" {
+		cmd.Target, cmd.Within = "", target
+	}
+	res, err := Trace(context.Background(), cmd)
 	if err != nil {
 		if res == nil && !errors.Is(err, context.Canceled) {
 			// Nothing ran yet: run it untraced, in place of the tracer.
@@ -88,7 +95,10 @@ func tracerMain(args []string) int {
 			fmt.Fprintf(&b, "armed %s\n", n)
 		}
 		for _, n := range res.Entered {
-			fmt.Fprintf(&b, "entered %s\n", n)
+			// One line per process that entered it.
+			for i := 0; i < max(res.Entries[n], 1); i++ {
+				fmt.Fprintf(&b, "entered %s\n", n)
+			}
 		}
 	}
 	if werr := os.WriteFile(record, []byte(b.String()), 0o644); werr != nil {

@@ -33,6 +33,11 @@ type Command struct {
 	// Select picks the target's symbols to watch and names them (GoTest
 	// for a Go test binary). Several symbols may share a name.
 	Select func(symbol string) (name string, ok bool)
+	// Within, when set, replaces Target: every ELF image a process of the
+	// tree executes from below this directory is a target (the programs
+	// of a build tree that a test driver such as CTest runs), and each
+	// name is "PATH:NAME", PATH the image's path below Within.
+	Within string
 }
 
 // breakpoint is one armed function entry in one process's memory.
@@ -68,9 +73,12 @@ func Trace(ctx context.Context, c Command) (*Result, error) {
 	if c.Target == "" {
 		c.Target = c.Path
 	}
-	tgt, err := readTarget(c.Target, c.Select)
-	if err != nil {
-		return nil, err
+	var tgt *target
+	if c.Within == "" {
+		var err error
+		if tgt, err = readTarget(c.Target, c.Select); err != nil {
+			return nil, err
+		}
 	}
 	type outcome struct {
 		res *Result
@@ -120,6 +128,9 @@ type target struct {
 	pie       bool
 	firstLoad uint64
 }
+
+// devIno is a file's identity.
+type devIno struct{ dev, ino uint64 }
 
 func readTarget(path string, sel func(string) (string, bool)) (*target, error) {
 	var st syscall.Stat_t
@@ -196,9 +207,12 @@ func goFuncs(f *elf.File, sel func(string) (string, bool)) ([]elfSymbol, error) 
 type tracer struct {
 	pid     int
 	tgt     *target
-	procs   map[int]*image // by process id
-	seen    map[int]bool   // threads that have stopped once
-	entered map[string]bool
+	within  string // Command.Within
+	sel     func(string) (string, bool)
+	targets map[devIno]*target // Within's images read so far, nil: not a target
+	procs   map[int]*image     // by process id
+	seen    map[int]bool       // threads that have stopped once
+	entered map[string]int     // processes that entered each function
 	armed   map[string]bool
 	res     Result
 }
@@ -220,8 +234,8 @@ func run(c Command, tgt *target, started chan<- int) (*Result, error) {
 	_ = proc.Release()
 	started <- pid
 
-	tr := &tracer{pid: pid, tgt: tgt, procs: map[int]*image{}, seen: map[int]bool{pid: true},
-		entered: map[string]bool{}, armed: map[string]bool{}}
+	tr := &tracer{pid: pid, tgt: tgt, within: c.Within, sel: c.Select, targets: map[devIno]*target{},
+		procs: map[int]*image{}, seen: map[int]bool{pid: true}, entered: map[string]int{}, armed: map[string]bool{}}
 	// The first stop is the trap after execve: the image is in place and
 	// nothing of it has run.
 	var ws syscall.WaitStatus
@@ -246,6 +260,7 @@ func run(c Command, tgt *target, started chan<- int) (*Result, error) {
 		return nil, err
 	}
 	tr.res.Entered = sortedKeys(tr.entered)
+	tr.res.Entries = tr.entered
 	tr.res.Armed = sortedKeys(tr.armed)
 	return &tr.res, nil
 }
@@ -258,19 +273,25 @@ func (tr *tracer) execed(pid int) error {
 	if err := syscall.Stat(fmt.Sprintf("/proc/%d/exe", pid), &st); err != nil {
 		return nil // gone already: nothing of it can run
 	}
-	if st.Dev != tr.tgt.dev || st.Ino != tr.tgt.ino {
+	tgt, prefix := tr.tgt, ""
+	if tr.within != "" {
+		tgt, prefix = tr.withinTarget(pid, st)
+		if tgt == nil {
+			return nil
+		}
+	} else if st.Dev != tgt.dev || st.Ino != tgt.ino {
 		return nil
 	}
 	var base uint64
-	if tr.tgt.pie {
-		b, err := loadBase(pid, tr.tgt)
+	if tgt.pie {
+		b, err := loadBase(pid, tgt)
 		if err != nil {
 			return err
 		}
-		base = b - tr.tgt.firstLoad
+		base = b - tgt.firstLoad
 	}
 	im := &image{bps: map[uint64]*breakpoint{}}
-	for _, s := range tr.tgt.syms {
+	for _, s := range tgt.syms {
 		addr := base + s.addr
 		if _, dup := im.bps[addr]; dup {
 			continue
@@ -282,12 +303,37 @@ func (tr *tracer) execed(pid int) error {
 		if _, err := unix.PtracePokeData(pid, uintptr(addr), []byte{int3}); err != nil {
 			return fmt.Errorf("entrytrace: arm %s at %#x: %w", s.name, addr, err)
 		}
-		im.bps[addr] = &breakpoint{name: s.name, original: orig[0]}
-		tr.armed[s.name] = true
+		im.bps[addr] = &breakpoint{name: prefix + s.name, original: orig[0]}
+		tr.armed[prefix+s.name] = true
 	}
 	tr.procs[pid] = im
 	tr.res.Images++
 	return nil
+}
+
+// withinTarget is the target a process that just exec'd runs, when its
+// image lies below Within, with the prefix of its names; nil otherwise
+// (and for an image that is not an x86-64 ELF file: a script, a program
+// for Wine).
+func (tr *tracer) withinTarget(pid int, st syscall.Stat_t) (*target, string) {
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		return nil, ""
+	}
+	rel, ok := strings.CutPrefix(exe, strings.TrimSuffix(tr.within, "/")+"/")
+	if !ok {
+		return nil, ""
+	}
+	key := devIno{st.Dev, st.Ino}
+	t, seen := tr.targets[key]
+	if !seen {
+		t, _ = readTarget(exe, tr.sel)
+		tr.targets[key] = t
+	}
+	if t == nil {
+		return nil, ""
+	}
+	return t, rel + ":"
 }
 
 // loop follows every thread until the first process has exited.
@@ -383,8 +429,10 @@ func (tr *tracer) trap(tid int) error {
 	if bp == nil || siCode(tid) != siKernel {
 		return cont(tid, syscall.SIGTRAP)
 	}
-	tr.entered[bp.name] = true
 	if !bp.removed {
+		// Once per process: the breakpoint goes now, and a process
+		// that execs the image again gets new ones.
+		tr.entered[bp.name]++
 		// Seen once is all the evidence needs: put the instruction back
 		// and let every later call run untouched. (ptrace writes through
 		// a stopped thread, this one; the memory is its whole process's.)

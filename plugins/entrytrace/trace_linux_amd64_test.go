@@ -195,3 +195,42 @@ func TestTraceNotAnELF(t *testing.T) {
 		t.Fatalf("err %v, want a clear refusal", err)
 	}
 }
+
+// cProgram compiles a C program with the real gcc into dir.
+func cProgram(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no gcc")
+	}
+	c := filepath.Join(t.TempDir(), name+".c")
+	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, name)
+	if b, err := exec.Command("gcc", "-o", out, c).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, b)
+	}
+	return out
+}
+
+// TestTraceWithinCountsMains runs a shell that runs C programs of a build
+// tree three times each: an honest one enters main in each process; one
+// whose constructor exits 0 before main, and one whose constructor lets a
+// forked child run main and exits 0 after it whatever it did, never do in
+// a process the tracer follows. A program outside the tree is not armed.
+func TestTraceWithinCountsMains(t *testing.T) {
+	tree := t.TempDir()
+	honest := cProgram(t, tree, "honest", "int main(void) { return 0; }\n")
+	exits := cProgram(t, tree, "exits", "#include <unistd.h>\n__attribute__((constructor)) static void forge(void) { _exit(0); }\nint main(void) { return 1; }\n")
+	forks := cProgram(t, tree, "forks", "#include <unistd.h>\n#include <sys/wait.h>\n__attribute__((constructor)) static void forge(void) {\n  if (fork() == 0) return;\n  wait(0);\n  _exit(0);\n}\nint main(void) { return 1; }\n")
+	outside := cProgram(t, t.TempDir(), "outside", "int main(void) { return 0; }\n")
+	script := strings.Join([]string{honest, honest, honest, exits, exits, exits, forks, forks, forks, outside}, " && ")
+	res, err := Trace(context.Background(), Command{Path: "/bin/sh", Args: []string{"sh", "-c", script}, Within: tree, Select: CMain})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("Trace = %+v, %v", res, err)
+	}
+	want := map[string]int{"honest:main": 3}
+	if !slices.Equal(res.Armed, []string{"exits:main", "forks:main", "honest:main"}) || len(res.Entries) != 1 || res.Entries["honest:main"] != want["honest:main"] {
+		t.Errorf("armed %v, entries %v; want three programs armed and %v", res.Armed, res.Entries, want)
+	}
+}

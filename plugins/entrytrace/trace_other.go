@@ -17,6 +17,7 @@ type Command struct {
 	Stdin, Stdout, Stderr *os.File
 	Target                string
 	Select                func(symbol string) (name string, ok bool)
+	Within                string
 }
 
 // Trace has no tracer on this platform.

@@ -128,6 +128,11 @@ type Launch struct {
 	// Records is the directory the launcher records the programs it ran
 	// in, which Evidence reads (Run.Records).
 	Records string
+	// Wrap, when set, is what the test command (its executor argv) runs
+	// inside, on platform, for the repository at repo (an absolute path):
+	// for runners that start their test programs with no launcher hook
+	// (CTest), the wrapper follows the whole command. nil: none.
+	Wrap func(argv []string, platform, repo string) []string
 }
 
 // Run is what Evidence reads of a finished run.

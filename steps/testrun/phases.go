@@ -94,9 +94,11 @@ type suiteRun struct {
 	buildTimeout time.Duration
 	// relaunch makes the runner's launcher afresh (a no-op without one).
 	relaunch func() error
-	run      runFunc
-	logw     io.Writer
-	watch    *watch
+	// wrap is the runner's wrapper of the test command's argv, nil none.
+	wrap  func(argv []string) []string
+	run   runFunc
+	logw  io.Writer
+	watch *watch
 }
 
 // runSuite runs one attempt. err is a failure of osbench's; infraErr says
@@ -167,15 +169,25 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 		parseResults []schemas.TestResult
 		parseErr     error
 	)
+	test := cfg.Test
+	if sr.wrap != nil {
+		// The runner's wrapper (CTest's entry tracer) runs the whole
+		// test command.
+		argv, err := commandArgv(test)
+		if err != nil {
+			return nil, false, testRes, nil, nil, err
+		}
+		test = Command{Argv: sr.wrap(argv), Dir: test.Dir}
+	}
 	oomBefore := oomKills()
 	if cfg.Report == "" {
 		// The parser reads the output while the tests write it, so
 		// memory stays bounded however much a suite prints.
 		parsed := streamParse(sr.parser, opts)
-		testRes, err = sr.run(cfg.Test, parsed, sr.timeout, false)
+		testRes, err = sr.run(test, parsed, sr.timeout, false)
 		parseResults, parseErr = parsed.finish()
 	} else {
-		testRes, err = sr.run(cfg.Test, nil, sr.timeout, false)
+		testRes, err = sr.run(test, nil, sr.timeout, false)
 	}
 	if err != nil {
 		return nil, false, testRes, nil, nil, err

@@ -187,9 +187,19 @@ func runPair(t *testing.T, language, parser string) goldenPair {
 				launcher = v
 			}
 		}
-		script, err := os.ReadFile(launcher)
-		if err != nil {
-			t.Fatal(err)
+		var script []byte
+		if launcher != "" {
+			if script, err = os.ReadFile(launcher); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if launch.Wrap != nil {
+			// CTest's wrapper: the test command as it runs, and a
+			// record of a tracer that saw no program of the tree.
+			env = append(env, "WRAPPED="+strings.Join(launch.Wrap([]string{"ctest"}, "linux", repo), " "))
+			if err := os.WriteFile(filepath.Join(launch.Records, "entries"), []byte("images 0\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		out.Launcher = &goldenLauncher{Env: env, Writable: launch.Writable, Records: launch.Records, Script: string(script)}
 		for i := range out.Launcher.Env {

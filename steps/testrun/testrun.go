@@ -233,6 +233,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		env = launch.Env(env)
 		writable = append(writable, launch.Writable...)
 	}
+	// wrap runs the test command inside the runner's wrapper, when it
+	// has one (CTest's entry tracer).
+	var wrap func([]string) []string
+	if launch != nil && launch.Wrap != nil {
+		wrap = func(argv []string) []string { return launch.Wrap(argv, cfg.Platform, repo) }
+	}
 	// relaunch makes the launcher and its records afresh: nothing a
 	// build command or a timed-out attempt left there may decide.
 	relaunch := func() error {
@@ -315,7 +321,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		var infraErr error
 		results, buildOK, testRes, coverageRaw, infraErr, err = runSuite(suiteRun{
 			cfg: cfg, rc: rc, repo: repo, parser: parser, expected: expected, timeout: timeout, buildTimeout: buildTimeout,
-			relaunch: relaunch, run: run, logw: logw, watch: watch,
+			relaunch: relaunch, run: run, logw: logw, watch: watch, wrap: wrap,
 		})
 		if err != nil {
 			logw.Close()

@@ -2,8 +2,9 @@
 // parser; the home runner of C and C++ (the programs CMake registers with
 // add_test). Its definitions are CTest's listing of the tests CMake
 // generated, and its evidence gcov's counts of each test program's main
-// (evidence.go) — for every C run, whichever runner prints its results
-// (the c-cmake preset's gtest and each runners too).
+// (evidence.go) and, on Linux, the entry tracer's, which runs the whole
+// test command (launcher.go) — for every C run, whichever runner prints
+// its results (the c-cmake preset's gtest and each runners too).
 package ctest
 
 import (
@@ -42,7 +43,7 @@ func init() {
 		// CTest's "Start N:" or "Test #N:".
 		Started:  regexp.MustCompile(`^\s*(Start\s+\d+:|\d+/\d+ Test\s+#\d+:)`),
 		Known:    known,
-		Launch:   runner.NoLaunch,
+		Launch:   launch,
 		Expected: runner.NoExpected,
 		Evidence: evidence,
 	})
@@ -61,14 +62,20 @@ func known(k runner.KnownRun) ([]string, bool) {
 	return names, true
 }
 
-// evidence asks CTest for the tests CMake generated, and marks the passes
-// whose program entered its main often enough.
+// evidence asks CTest for the tests CMake generated, marks the passes
+// whose program entered its main often enough by gcov's counts, and, on
+// Linux, denies those whose program the entry tracer saw enter main too
+// seldom (launcher.go).
 func evidence(r runner.Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
 	defs, err := listCTest(r)
 	if err != nil {
 		return results, nil, err
 	}
-	return cEvidence(results, defs, r.Coverage), defs, nil
+	results = cEvidence(results, defs, r.Coverage)
+	if r.Ran && r.Records != "" && r.Platform == "linux" {
+		results = traceEvidence(results, defs, r.Records, r.Read)
+	}
+	return results, defs, nil
 }
 
 // listCTest asks CTest for the tests CMake generated, once the tests ran:
