@@ -92,6 +92,67 @@ func rustForge(ids []string) string {
 	return b.String()
 }
 
+// rustProfileForge is an .init_array function (Linux only) that sets every
+// coverage counter of the program, writes the profile the cargo preset
+// asked for, prints libtest's lines for every required test and exits 0:
+// the llvm-cov export then shows every test function entered.
+func rustProfileForge(ids []string) string {
+	forge := rustForge(ids)
+	forge = strings.Replace(forge, "#[used]\n#[cfg_attr(target_os = \"linux\", link_section = \".init_array\")]", "#[cfg(target_os = \"linux\")]\n#[used]\n#[link_section = \".init_array\"]", 1)
+	return strings.Replace(forge, "        {\n", `        extern "C" {
+            static mut __start___llvm_prf_cnts: u8;
+            static mut __stop___llvm_prf_cnts: u8;
+            fn __llvm_profile_initialize_file();
+            fn __llvm_profile_write_file() -> i32;
+        }
+        unsafe {
+            let mut p = (&raw mut __start___llvm_prf_cnts) as *mut u64;
+            let stop = (&raw mut __stop___llvm_prf_cnts) as *mut u64;
+            while p < stop {
+                *p = 1;
+                p = p.add(1);
+            }
+            __llvm_profile_initialize_file();
+            __llvm_profile_write_file();
+        }
+        {
+`, 1)
+}
+
+// rustHarnessReuse is an .init_array function (Linux only) that runs the
+// test program again with its own arguments — libtest's real harness on
+// the real tests, which fail on the masked code — and prints the child's
+// lines with every failure made a pass, then exits 0.
+const rustHarnessReuse = `
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static OSBENCH_REUSE: extern "C" fn() = {
+    extern "C" fn reuse() {
+        if std::env::var_os("OSBENCH_FORGE_CHILD").is_some() {
+            return;
+        }
+        let args: Vec<String> = std::fs::read("/proc/self/cmdline")
+            .map(|b| b.split(|c| *c == 0).skip(1).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect())
+            .unwrap_or_default();
+        let out = match std::process::Command::new("/proc/self/exe").args(&args).env("OSBENCH_FORGE_CHILD", "1").output() {
+            Ok(out) => out,
+            Err(_) => return,
+        };
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            if line.starts_with("running ") || line.is_empty() {
+                println!("{line}");
+            } else if line.starts_with("test ") && !line.starts_with("test result") {
+                println!("{}", line.replace(" ... FAILED", " ... ok"));
+            }
+        }
+        println!("test result: ok. 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
+        std::process::exit(0);
+    }
+    reuse
+};
+`
+
 // TestEvalForgingPatches evaluates, in one eval, the gold patches of every
 // example task and the four forging patches: a Go init printing passes on
 // Linux and (framed) under Wine, a C constructor that exits before main, a
@@ -136,6 +197,10 @@ func TestEvalForgingPatches(t *testing.T) {
 			return "forger-unittests"
 		case "test sources":
 			return "forger-rewrite"
+		case "entry":
+			return "forger-entry"
+		case "entry reuse":
+			return "forger-reuse"
 		}
 		return "forger"
 	}
@@ -160,6 +225,22 @@ func TestEvalForgingPatches(t *testing.T) {
 	forgers = append(forgers, forger{rust.ID, agentPatch(t, repo(rust.ID), func(dir string) {
 		appendTo(dir, "src/lib.rs", rustForge(rust.all()))
 	}), "evidence"})
+	// Rust, entry evidence (issue 21): the init section that forges the
+	// coverage profile too, and the one that reruns the real harness in a
+	// child and rewrites its failures; both defeat the llvm-cov channel,
+	// the entry tracer denies them.
+	forgers = append(forgers, forger{rust.ID, agentPatch(t, repo(rust.ID), func(dir string) {
+		appendTo(dir, "src/lib.rs", rustProfileForge(rust.all()))
+	}), "entry"})
+	forgers = append(forgers, forger{rust.ID, agentPatch(t, repo(rust.ID), func(dir string) {
+		appendTo(dir, "src/lib.rs", rustHarnessReuse)
+	}), "entry reuse"})
+	// C, entry evidence: a constructor whose forked child runs the real
+	// main (gcov's counts then show main entered per test) and which
+	// exits 0 whatever the child did.
+	forgers = append(forgers, forger{c.ID, agentPatch(t, repo(c.ID), func(dir string) {
+		appendTo(dir, "src/probe.c", "\n#include <unistd.h>\n#include <sys/wait.h>\n__attribute__((constructor)) static void osbench_fork_forge(void) {\n  if (fork() == 0) return;\n  wait(0);\n  _exit(0);\n}\n")
+	}), "entry"})
 	// Rust, on Linux and under Wine: every in-source unit test (a
 	// #[cfg(test)] module of src/, not a test file) kept by name with an
 	// empty body, so the masked code is never asserted on.
@@ -268,7 +349,7 @@ func TestEvalForgingPatches(t *testing.T) {
 				}
 			}
 			continue // the scan has no rule for an emptied test: nothing to flag
-		case "evidence":
+		case "evidence", "entry", "entry reuse":
 			// Every required test the forger printed as passing is an
 			// error the evidence explains; none passes. Doctests are the
 			// exception: rustdoc judges each doctest program by its exit
@@ -281,6 +362,9 @@ func TestEvalForgingPatches(t *testing.T) {
 			}
 			if !hasEvidenceReason(rep.StageI) {
 				t.Errorf("forger/%s: no required test is an error for want of evidence: %+v", f.id, rep.StageI.Tests)
+			}
+			if f.defence != "evidence" && !hasTracerReason(rep.StageI) {
+				t.Errorf("forger/%s: no required test is an error the entry tracer explains: %+v", f.id, rep.StageI.Tests)
 			}
 		}
 		if !rep.TamperSuspected {
@@ -311,7 +395,18 @@ func emptyUnitTests(src string) (string, bool) {
 // or, for Go, the test step's own denial.
 func hasEvidenceReason(st schemas.StageResult) bool {
 	for _, lt := range st.Tests {
-		if lt.Status == schemas.StatusError && (strings.Contains(lt.Reason, "no sign it ran") || strings.Contains(lt.Reason, "coverage profile")) {
+		if lt.Status == schemas.StatusError && (strings.Contains(lt.Reason, "no sign it ran") || strings.Contains(lt.Reason, "coverage profile") || strings.Contains(lt.Reason, "entry tracer")) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTracerReason reports whether a stage holds a required test the entry
+// tracer denied.
+func hasTracerReason(st schemas.StageResult) bool {
+	for _, lt := range st.Tests {
+		if lt.Status == schemas.StatusError && strings.Contains(lt.Reason, "entry tracer") {
 			return true
 		}
 	}
