@@ -45,7 +45,7 @@ func testConfig(repository, platform, language string, e schemas.TestEnvironment
 	}
 	// Likewise the runners' (plugins/runner): the parser's and the
 	// language's home runner.
-	cfg.RunnerVersion = runner.KeyVersion(language, e.Parser)
+	cfg.RunnerVersion = runner.KeyVersion(language, e.Parser, platform)
 	if re := e.Regex; re != nil {
 		cfg.Regex = &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}
 	}

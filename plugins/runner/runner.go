@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,6 +52,12 @@ type Runner struct {
 	// the test steps it drives only when it is not "1" (KeyVersion), so
 	// today's keys are what they were.
 	Version string
+	// VersionPlatforms, when set, are the only platforms whose runs
+	// Version's change concerns (the entry tracer of libtest's and
+	// CTest's version 2 runs on Linux alone): on any other the runner
+	// behaves as at version 1, and its runs keep the keys — and the
+	// cached results — they had (KeyVersion). nil: every platform.
+	VersionPlatforms []string
 	// Parser is the name of the parser (plugins/parsers) that reads the
 	// runner's output; no two runners share one.
 	Parser string
@@ -262,19 +269,28 @@ func For(language, parser string) (*Runner, error) {
 	return &out, nil
 }
 
-// KeyVersion is what a run's runners put in its key: "" while both the
-// parser's runner and the language's home runner are at version 1 (every
-// key made before runners had versions), else their versions, named.
-func KeyVersion(language, parser string) string {
+// KeyVersion is what a run's runners put in the key of a run on
+// platform: "" while both the parser's runner and the language's home
+// runner are at version 1 there (every key made before runners had
+// versions), else their versions, named.
+func KeyVersion(language, parser, platform string) string {
 	var parts []string
-	if r, ok := ForParser(parser); ok && r.Version != "1" {
+	if r, ok := ForParser(parser); ok && r.versionOn(platform) != "1" {
 		parts = append(parts, r.Name+"="+r.Version)
 	}
-	if h := Home(language); h != nil && h.Version != "1" && h.Parser != parser {
+	if h := Home(language); h != nil && h.versionOn(platform) != "1" && h.Parser != parser {
 		parts = append(parts, h.Name+"="+h.Version)
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
+}
+
+// versionOn is the runner's version for runs on platform.
+func (r *Runner) versionOn(platform string) string {
+	if r.VersionPlatforms == nil || slices.Contains(r.VersionPlatforms, platform) {
+		return r.Version
+	}
+	return "1"
 }
 
 // ErrNoTracer is the error of a Launch that wanted the entry tracer on a

@@ -15,6 +15,8 @@ func init() {
 		Known: KnowsResults, Launch: NoLaunch, Expected: NoExpected, Evidence: NoEvidence})
 	Register(&Runner{Name: "fake-home2", Version: "2", Parser: "fake-home2-parser", Home: "fakelang2",
 		Known: KnowsNone, Launch: NoLaunch, Expected: NoExpected, Evidence: fakeEvidence})
+	Register(&Runner{Name: "fake-linux", Version: "2", VersionPlatforms: []string{"linux"}, Parser: "fake-linux-parser", Home: "fakelang3",
+		Known: KnowsNone, Launch: NoLaunch, Expected: NoExpected, Evidence: fakeEvidence})
 }
 
 func fakeEvidence(_ Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
@@ -56,16 +58,21 @@ func TestFor(t *testing.T) {
 // TestKeyVersion: a runner at version 1 puts nothing in the key (today's
 // keys); any other version names the runner, the parser's and the home's.
 func TestKeyVersion(t *testing.T) {
-	for _, tt := range []struct{ language, parser, want string }{
-		{"fakelang", "fake-home-parser", ""},
-		{"", "fake-home-parser", ""},
-		{"fakelang", "fake-report-parser", "fake-report=3"},
-		{"fakelang2", "fake-home2-parser", "fake-home2=2"},
-		{"fakelang2", "fake-report-parser", "fake-home2=2,fake-report=3"},
-		{"fakelang2", "fake-home-parser", "fake-home2=2"},
+	for _, tt := range []struct{ language, parser, platform, want string }{
+		{"fakelang", "fake-home-parser", "linux", ""},
+		{"", "fake-home-parser", "linux", ""},
+		{"fakelang", "fake-report-parser", "linux", "fake-report=3"},
+		{"fakelang2", "fake-home2-parser", "windows", "fake-home2=2"},
+		{"fakelang2", "fake-report-parser", "linux", "fake-home2=2,fake-report=3"},
+		{"fakelang2", "fake-home-parser", "linux", "fake-home2=2"},
+		// A version whose change concerns Linux runs only.
+		{"fakelang3", "fake-linux-parser", "linux", "fake-linux=2"},
+		{"fakelang3", "fake-linux-parser", "windows", ""},
+		{"fakelang3", "fake-report-parser", "linux", "fake-linux=2,fake-report=3"},
+		{"fakelang3", "fake-report-parser", "windows", "fake-report=3"},
 	} {
-		if got := KeyVersion(tt.language, tt.parser); got != tt.want {
-			t.Errorf("KeyVersion(%q, %q) = %q, want %q", tt.language, tt.parser, got, tt.want)
+		if got := KeyVersion(tt.language, tt.parser, tt.platform); got != tt.want {
+			t.Errorf("KeyVersion(%q, %q, %q) = %q, want %q", tt.language, tt.parser, tt.platform, got, tt.want)
 		}
 	}
 }

@@ -22,11 +22,14 @@ const Name = "ctest"
 
 func init() {
 	runner.Register(&runner.Runner{
-		Name:      Name,
-		Version:   "1",
-		Parser:    parsers.NameCTest,
-		SkipStyle: "ctest",
-		Home:      "c",
+		Name: Name,
+		// 2: the entry tracer's evidence on Linux (launcher.go); Windows
+		// runs (Wine) behave as at 1 and keep their keys.
+		Version:          "2",
+		VersionPlatforms: []string{"linux"},
+		Parser:           parsers.NameCTest,
+		SkipStyle:        "ctest",
+		Home:             "c",
 		Sample: runner.Sample{
 			Output: `Test project /w/repo/_osbench_build
       Start  1: sep
