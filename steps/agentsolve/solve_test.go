@@ -141,6 +141,20 @@ osbench-target nonsense 2>/dev/null; echo "usage $?" >> status.txt`,
 			}},
 		},
 		{
+			// An agent that stops reading (a `| head`): the rest of the
+			// output is dropped for it, kept in the transcript, and the
+			// next run goes on.
+			name: "osbench-target and an agent that stops reading",
+			script: `osbench-target test | head -c 10 > /dev/null
+osbench-target test > out.txt 2>&1; tail -n 1 out.txt > last.txt; rm out.txt`,
+			wall: "40s",
+			target: &TargetRun{Executor: "local", Fingerprint: "test", Env: map[string]string{}, Timeout: "5m",
+				Test: schemas.Command{Shell: "bash", Argv: []string{"head -c 400000 /dev/zero | tr '\\0' x", "echo", "echo the end"}}},
+			want:  Result{Files: []string{"last.txt"}, DroppedTestFiles: none},
+			after: map[string]string{"last.txt": "the end\n"},
+			sideHas: map[string][]string{SideTarget: {"the end\nosbench-target: exit 0\nosbench-target: run 2, "}},
+		},
+		{
 			name:   "out of time: killed, and what it wrote is still the patch",
 			script: `echo early > early.txt; sleep 30; echo late > late.txt`,
 			wall:   "2s",

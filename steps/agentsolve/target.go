@@ -172,7 +172,10 @@ func (t *targetRunner) serve(conn net.Conn) {
 	t.runMu.Lock()
 	defer t.runMu.Unlock()
 	t.n++
-	out := &lockedWriter{w: io.MultiWriter(conn, t.log)}
+	// The transcript first; the agent's end of the line may go away (a
+	// `| head`), and the run must not stall on it: what it no longer
+	// reads is dropped.
+	out := &lockedWriter{w: io.MultiWriter(t.log, &dropOnError{w: conn})}
 	code := t.runOnce(what, t.n, out)
 	fmt.Fprintf(out, "osbench-target: exit %d\n", code)
 }
@@ -258,6 +261,21 @@ func (t *targetRunner) runOnce(what string, n int, out io.Writer) int {
 		}
 	}
 	return code
+}
+
+// dropOnError writes to w until a write fails, then discards.
+type dropOnError struct {
+	w      io.Writer
+	failed bool
+}
+
+func (d *dropOnError) Write(p []byte) (int, error) {
+	if !d.failed {
+		if _, err := d.w.Write(p); err != nil {
+			d.failed = true
+		}
+	}
+	return len(p), nil
 }
 
 // lockedWriter serialises the writes of a command's stdout and stderr.
