@@ -104,3 +104,41 @@ func TestResponsesStream(t *testing.T) {
 		t.Errorf("requests %+v", r)
 	}
 }
+
+// TestMiniScriptStepBudget runs the shipped manifests/agents/mini.sh the
+// way osbench solve does (outside any sandbox here) with a budget of 2
+// steps: mini stops after its second model call, so the third scripted
+// command never runs.
+func TestMiniScriptStepBudget(t *testing.T) {
+	mini := MiniSWEAgent()
+	if mini == "" {
+		t.Skip("mini-swe-agent is not installed (make tools)")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "manifests", "agents", "mini.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Script{ByModel: map[string][]string{"steps": {"echo one >> log.txt", "echo two >> log.txt", "echo three >> log.txt"}}})
+	defer s.Close()
+	dir := t.TempDir()
+	instruction := filepath.Join(dir, "instruction.md")
+	if err := os.WriteFile(instruction, []byte("count to three\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(script)
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), "MINI_VENV="+filepath.Dir(filepath.Dir(mini)), "OSBENCH_LM="+s.URL+"/v1", "OSBENCH_MODEL=steps",
+		"OPENAI_API_KEY=fake-key", "HOME="+dir, "OSBENCH_INSTRUCTION="+instruction, "OSBENCH_ARTIFACTS="+dir, "OSBENCH_MAX_STEPS=2")
+	out, _ := cmd.CombinedOutput() // mini exits non-zero when a limit ends it
+	b, _ := os.ReadFile(filepath.Join(ws, "log.txt"))
+	if string(b) != "one\ntwo\n" {
+		t.Errorf("log.txt = %q, want the first two commands only\n%s", b, out)
+	}
+	if n := len(s.Requests()); n != 2 {
+		t.Errorf("%d model calls, want 2\n%s", n, out)
+	}
+}
