@@ -35,7 +35,16 @@ MINI_SWE_AGENT_VER := 2.4.6
 MINI_SWE_AGENT     := $(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)/bin/mini
 export OSBENCH_MINI_SWE_AGENT := $(MINI_SWE_AGENT)
 
-tools: $(TEMPORAL_CLI) $(MINI_SWE_AGENT)
+# The Codex CLI (npm, @openai/codex and its Linux binary package), the npm
+# coding CLI the solve tests drive against a fake Responses API: `npm ci`
+# from scripts/codex/package-lock.json, exact versions with their sha512
+# integrity, no install scripts. About 20 s and 430 MB, once. The agent
+# needs no registry at run time: the binary is in the package.
+CODEX_VER := 0.171.0
+CODEX     := $(TOOLS_DIR)/codex-$(CODEX_VER)/node_modules/.bin/codex
+export OSBENCH_CODEX := $(CODEX)
+
+tools: $(TEMPORAL_CLI) $(MINI_SWE_AGENT) $(CODEX)
 
 $(TEMPORAL_CLI):
 	GOFLAGS= GOBIN=$(dir $@) $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_VER)
@@ -44,6 +53,13 @@ $(MINI_SWE_AGENT):
 	rm -rf $(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)
 	/usr/bin/python3 -m venv $(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)
 	$(TOOLS_DIR)/mini-swe-agent-$(MINI_SWE_AGENT_VER)/bin/pip install -q mini-swe-agent==$(MINI_SWE_AGENT_VER)
+
+$(CODEX):
+	rm -rf $(TOOLS_DIR)/codex-$(CODEX_VER)
+	mkdir -p $(TOOLS_DIR)/codex-$(CODEX_VER)
+	cp scripts/codex/package.json scripts/codex/package-lock.json $(TOOLS_DIR)/codex-$(CODEX_VER)/
+	cd $(TOOLS_DIR)/codex-$(CODEX_VER) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	test -x $@
 
 # test: lint, every unit and end-to-end test, then each fuzz target briefly.
 test: deps tools lint unit fuzz

@@ -9,7 +9,8 @@
 # runtime, with its sources, LLVM 22's profile tools and lld), then the
 # Windows standard library that scripts/rust-profiler.sh builds from those
 # sources, Mono's C# compiler (mono-mcs), which compile-checks C# masks,
-# python3-venv (make tools puts mini-swe-agent in a venv) and curl (the
+# python3-venv (make tools puts mini-swe-agent in a venv), Node.js and npm
+# (make tools installs the Codex CLI from its lock file) and curl (the
 # solve tests' agents call their LM and probe the network with it).
 # Idempotent: installs and builds nothing when all is present.
 #
@@ -19,7 +20,7 @@ set -euo pipefail
 
 packages=(git util-linux nginx-core wine wine64 gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64
   cmake autoconf automake libtool pkg-config make rustc-web cargo-web rust-web-src llvm-22 lld-22 llvm chromium
-  mono-mcs python3-venv curl)
+  mono-mcs python3-venv nodejs curl)
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -33,6 +34,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian's nodejs comes without npm, NodeSource's with it (and conflicts
+# with Debian's npm package).
+if ! command -v npm >/dev/null; then
+  echo "deps: installing npm"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
 fi
 
 # Debian's Rust 1.63 standard libraries would lie beside rustc-web's in the

@@ -27,6 +27,16 @@ func miniVenv() string {
 	return filepath.Dir(filepath.Dir(bin))
 }
 
+// codexDir is the npm prefix of the pinned Codex CLI that `make tools`
+// installs (its node_modules/.bin/codex), "" when it is not there.
+func codexDir() string {
+	bin := fakelm.Codex()
+	if bin == "" {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(filepath.Dir(bin)))
+}
+
 var (
 	lmMu      sync.Mutex
 	lmServers = map[*testscript.TestScript]*fakelm.Server{}

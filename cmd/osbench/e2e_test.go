@@ -174,6 +174,9 @@ func TestScripts(t *testing.T) {
 			if cond == "mini" {
 				return miniVenv() != "", nil
 			}
+			if cond == "codex" {
+				return codexDir() != "", nil
+			}
 			if cond == "nginx" {
 				// False only when nginx is absent and apt cannot install
 				// it; absent but installable, the nginx command fails.
@@ -192,6 +195,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("REPOS", filepath.Join(repoRoot, "testdata", "repos"))
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("MINI_VENV", miniVenv())
+			env.Setenv("CODEX_DIR", codexDir())
+			env.Setenv("AGENTS", filepath.Join(repoRoot, "manifests", "agents"))
 			return copyExamples(filepath.Join(env.WorkDir, "examples"))
 		},
 		Cmds: withAgentCmds(withTaskCmds(withRemoteCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -1,7 +1,9 @@
 // Package fakelm is an LM server for tests of real agent CLIs: it speaks
 // the OpenAI chat completions API (what mini-swe-agent calls through
-// litellm, with the `bash` tool) and replays a scripted solution, one
-// shell command per turn, then the command that ends the agent.
+// litellm, with the `bash` tool) and the OpenAI Responses API streamed as
+// server-sent events (what the Codex CLI calls, with its shell tool), and
+// replays a scripted solution, one shell command per turn, then what ends
+// the agent (mini's end command; a plain answer for Codex).
 //
 // The server is stateless about conversations: the turn it answers is the
 // number of assistant messages already in the request, so a client that
@@ -32,6 +34,9 @@ type Script struct {
 	ByModel map[string][]string `json:"by_model"`
 	// Default is for any other model.
 	Default []string `json:"default"`
+	// YieldMS is how long Codex's exec_command waits for a command before
+	// it returns and the fake polls (default 30 s, Codex's cap).
+	YieldMS int `json:"yield_ms"`
 }
 
 // Request is one chat completion request as the server saw it.
@@ -59,11 +64,32 @@ func New(script Script) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("POST /chat/completions", s.chat)
+	mux.HandleFunc("POST /v1/responses", s.responses)
+	mux.HandleFunc("POST /responses", s.responses)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"fakelm: no such endpoint `+r.URL.Path+`","type":"invalid_request_error"}}`, http.StatusNotFound)
 	})
 	s.Server = httptest.NewServer(mux)
 	return s
+}
+
+// command is the scripted command of model's turn, false once the script
+// is over.
+func (s *Server) command(model string, turn int) (string, bool) {
+	commands, ok := s.script.ByModel[model]
+	if !ok {
+		commands = s.script.Default
+	}
+	if turn < len(commands) {
+		return commands[turn], true
+	}
+	return "", false
+}
+
+func (s *Server) record(r Request) {
+	s.mu.Lock()
+	s.reqs = append(s.reqs, r)
+	s.mu.Unlock()
 }
 
 // Addr is the server's host:port, what network.allow lists.
@@ -123,17 +149,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			seen.Results = append(seen.Results, m.text())
 		}
 	}
-	s.mu.Lock()
-	s.reqs = append(s.reqs, seen)
-	s.mu.Unlock()
+	s.record(seen)
 
-	commands, ok := s.script.ByModel[req.Model]
-	if !ok {
-		commands = s.script.Default
-	}
-	command := Done
-	if seen.Turn < len(commands) {
-		command = commands[seen.Turn]
+	command, more := s.command(req.Model, seen.Turn)
+	if !more {
+		command = Done
 	}
 	args, _ := json.Marshal(map[string]string{"command": command})
 	id := fmt.Sprintf("call_%d", seen.Turn+1)

@@ -108,6 +108,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		local[agentsolve.LocalFilePrefix+filepath.Base(f)] = f
 	}
 
+	targets := targetRuns{ctx: ctx, state: opts.ExecutorState, prints: map[string]string{}}
 	var steps []*engine.Step
 	for i := range tasks {
 		t := &tasks[i]
@@ -130,6 +131,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 				Language: t.Language, Source: t.SourceOS, Target: t.TargetOS, TargetTest: nonNil(env.TestCommand),
 				Host: runtime.GOOS, Agent: agent, InstructionVersion: agentsolve.InstructionVersion, Attempt: k,
 				Executor: opts.Executor, MaxFileBytes: opts.MaxFileBytes,
+				TargetRun: targets.For(t.TargetOS, env),
 			}
 			steps = append(steps, &engine.Step{
 				ID: StepID(opts.Agent.Name, t.InstanceID, k), Kind: agentsolve.Kind, Group: t.InstanceID,

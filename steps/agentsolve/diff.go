@@ -225,7 +225,7 @@ func copyWorkspace(workspace, repo string, maxBytes int64) ([]Refusal, error) {
 }
 
 func copyFile(src, dst string, executable bool, maxBytes int64) error {
-	in, err := os.Open(src)
+	in, err := openNoFollow(src)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 // InstructionVersion names the instruction template below; it is part of
 // every solve step's configuration, so changing the text (and bumping
 // this) re-solves every task, while an unchanged template never does.
-const InstructionVersion = "1"
+const InstructionVersion = "2"
 
 // The instruction is what the paper's evaluation tells an agent: the
 // task's problem statement (which says nothing of where code was
@@ -36,8 +36,15 @@ How the target's tests are run ({{.Target}}, from the repository root):
     {{.TargetTest}}
 {{if .TargetIsHost}}
 This machine is {{.Target}}: you can run that command here.
+{{- else if .TargetRun}}
+This machine is not {{.Target}}: that command does not run here directly.
 {{- else}}
 This machine is not {{.Target}}; no command here runs the {{.Target}} tests.
+{{- end}}
+{{- if .TargetRun}}
+` + "`osbench-target test`" + ` (on your PATH) runs the task's build and that command on
+{{.Target}} ({{.TargetRun}}) on a copy of this directory as it is then, prints
+their output and exits with their status; ` + "`osbench-target build`" + ` only builds.
 {{- end}}
 `))
 
@@ -50,6 +57,7 @@ type instructionFacts struct {
 	MaxSteps                     int
 	TargetTest                   string
 	TargetIsHost                 bool
+	TargetRun                    string // how osbench-target runs them; "" without it
 }
 
 // Instruction renders the instruction of a solve step's configuration. It
@@ -62,6 +70,9 @@ func Instruction(cfg Config) (string, error) {
 		TestFileRule: "files such as *_test.go, test_*.c, tests/…", MaxFileBytes: cfg.MaxFileBytes,
 		MaxSteps: cfg.Agent.Steps, TargetTest: strings.Join(cfg.TargetTest, " "),
 		TargetIsHost: cfg.Target == cfg.Host,
+	}
+	if r := cfg.TargetRun; r != nil {
+		f.TargetRun = "through the " + r.Executor + " executor"
 	}
 	var b bytes.Buffer
 	if err := instructionTemplate.Execute(&b, f); err != nil {

@@ -3,3 +3,5 @@
 package agentsolve
 
 const oNoFollow = 0
+
+const oNonBlock = 0

@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +98,9 @@ type Config struct {
 	Attempt            int      `json:"attempt"`
 	Executor           string   `json:"executor"`
 	MaxFileBytes       int64    `json:"max_file_bytes"`
+	// TargetRun is how osbench-target runs the target's tests here
+	// (target.go); nil when this host cannot run them.
+	TargetRun *TargetRun `json:"target_run,omitempty"`
 }
 
 // Result is solve.json.
@@ -170,12 +174,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 
 	// The agent's own files come first on PATH: command = ["agent.sh"]
 	// runs the declared script wherever the workspace is.
-	env := toolenv.Merge(toolenv.BaseEnv(), cfg.Agent.Env)
-	for i, kv := range env {
-		if strings.HasPrefix(kv, "PATH=") {
-			env[i] = "PATH=" + agentDir + string(filepath.ListSeparator) + strings.TrimPrefix(kv, "PATH=")
-		}
-	}
+	env := prependPath(toolenv.Merge(toolenv.BaseEnv(), cfg.Agent.Env), agentDir)
 	secrets := map[string]string{}
 	for _, name := range cfg.Agent.SecretEnv {
 		v, ok := os.LookupEnv(name)
@@ -235,15 +234,53 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		ports []executors.LoopbackPort
 		proxy *egress.Proxy
 	)
+	closeAll := func(ws ...io.Closer) {
+		for _, w := range ws {
+			w.Close()
+		}
+	}
 	if isolated() {
 		var proxyEnv map[string]string
 		if proxy, ports, proxyEnv, err = agentNetwork(cfg.Agent.Allow, egressLog); err != nil {
-			stdout.Close()
-			stderr.Close()
-			egressLog.Close()
+			closeAll(stdout, stderr, egressLog)
 			return fmt.Errorf("agent %s: %w", cfg.Agent.Name, err)
 		}
 		env = setEnv(env, proxyEnv)
+	}
+	// The target platform in reach (target.go): osbench-target first on
+	// PATH, served from outside the agent's sandbox.
+	var (
+		target    *targetRunner
+		targetLog io.WriteCloser
+	)
+	if cfg.TargetRun != nil {
+		if targetLog, err = side(SideTarget); err != nil {
+			closeAll(stdout, stderr, egressLog)
+			return err
+		}
+		target = newTargetRunner(ctx, cfg, workspace, filepath.Dir(rc.WorkDir), toolenv.StateDir(rc.StateDir), targetLog)
+		bin := filepath.Join(rc.WorkDir, "bin")
+		if err := target.install(bin); err != nil {
+			closeAll(stdout, stderr, egressLog, targetLog)
+			return err
+		}
+		addr := ""
+		if isolated() {
+			port := targetPort
+			for slices.ContainsFunc(ports, func(p executors.LoopbackPort) bool { return p.Port == port }) {
+				port++
+			}
+			ports = append(ports, executors.LoopbackPort{Port: port, Serve: target.serve})
+			addr = fmt.Sprintf("127.0.0.1:%d", port)
+		} else {
+			var stopListen func()
+			if addr, stopListen, err = target.listen(); err != nil {
+				closeAll(stdout, stderr, egressLog, targetLog)
+				return err
+			}
+			defer stopListen()
+		}
+		env = prependPath(setEnv(env, map[string]string{EnvTargetAddr: addr}), bin)
 	}
 	res, runErr := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Agent.Command, Dir: workspace, Env: env,
@@ -253,8 +290,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if proxy != nil {
 		proxy.Stop()
 	}
+	closers := []io.Closer{stderr, egressLog}
+	if target != nil {
+		// Every process of the agent is gone; a target run it started
+		// ends now, before the workspace is read.
+		target.stop()
+		closers = append(closers, targetLog)
+	}
 	cerr := stdout.Close()
-	for _, w := range []io.Closer{stderr, egressLog} {
+	for _, w := range closers {
 		if err := w.Close(); cerr == nil {
 			cerr = err
 		}
@@ -293,6 +337,16 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	}
 	rc.SetLabel(label(result))
 	return rc.PutJSON(OutputResult, result)
+}
+
+// prependPath puts dir first on env's PATH.
+func prependPath(env []string, dir string) []string {
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + dir + string(filepath.ListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	return env
 }
 
 func label(r Result) string {

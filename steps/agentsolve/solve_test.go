@@ -15,6 +15,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/checkout"
 )
 
@@ -42,6 +43,10 @@ type solveCase struct {
 	side  map[string]string
 	// secrets is secret_env.
 	secrets []string
+	// target is the task's TargetRun; sideHas lines side artifacts must
+	// hold.
+	target  *TargetRun
+	sideHas map[string][]string
 }
 
 // solveCases are the scripted agents; lm is an HTTP server on the host's
@@ -114,6 +119,40 @@ echo "{\"key\": \"$OSBENCH_TEST_AGENT_SECRET\"}" > "$OSBENCH_ARTIFACTS/trajector
 			want:    Result{Files: none, DroppedTestFiles: none},
 			side: map[string]string{SideStdout: "key [secret OSBENCH_TEST_AGENT_SECRET].\n", SideStderr: "err [secret OSBENCH_TEST_AGENT_SECRET]\n",
 				"agent-trajectory.json": "{\"key\": \"[secret OSBENCH_TEST_AGENT_SECRET]\"}\n"},
+		},
+		{
+			// osbench-target runs the task's test command through the
+			// target's executor on a copy of the workspace: what the
+			// agent changed is tested, what the tests wrote is not the
+			// agent's.
+			name: "osbench-target runs the target's tests on a copy of the workspace",
+			script: `osbench-target test > /dev/null 2>&1; echo "before $?" > status.txt
+echo fixed > fixed.txt
+osbench-target test > out.txt 2>&1; echo "after $?" >> status.txt
+grep -c '^the test saw fixed$' out.txt >> status.txt; rm out.txt
+osbench-target nonsense 2>/dev/null; echo "usage $?" >> status.txt`,
+			target: &TargetRun{Executor: "local", Fingerprint: "test", Env: map[string]string{"TARGET_VAR": "set"}, Timeout: "1m",
+				Test: schemas.Command{Shell: "bash", Argv: []string{"echo junk > junk.txt", "test \"$TARGET_VAR\" = set", "cat fixed.txt", "echo the test saw fixed"}}},
+			want:  Result{Files: []string{"fixed.txt", "status.txt"}, DroppedTestFiles: none},
+			after: map[string]string{"status.txt": "before 1\nafter 0\n1\nusage 2\n", "junk.txt": ""},
+			sideHas: map[string][]string{SideTarget: {
+				"osbench-target: run 1, test on linux (local executor), a copy of the workspace\n",
+				"osbench-target: exit 1\n", "the test saw fixed\nosbench-target: exit 0\n",
+			}},
+		},
+		{
+			// An agent that stops reading (a `| head`): the rest of the
+			// output is dropped for it, kept in the transcript, and the
+			// next run goes on.
+			name: "osbench-target and an agent that stops reading",
+			script: `osbench-target test | head -c 10 > /dev/null
+osbench-target test > out.txt 2>&1; tail -n 1 out.txt > last.txt; rm out.txt`,
+			wall: "40s",
+			target: &TargetRun{Executor: "local", Fingerprint: "test", Env: map[string]string{}, Timeout: "5m",
+				Test: schemas.Command{Shell: "bash", Argv: []string{"head -c 400000 /dev/zero | tr '\\0' x", "echo", "echo the end"}}},
+			want:    Result{Files: []string{"last.txt"}, DroppedTestFiles: none},
+			after:   map[string]string{"last.txt": "the end\n"},
+			sideHas: map[string][]string{SideTarget: {"the end\nosbench-target: exit 0\nosbench-target: run 2, "}},
 		},
 		{
 			name:   "out of time: killed, and what it wrote is still the patch",
@@ -189,6 +228,7 @@ func TestSolve(t *testing.T) {
 			Executor: "local", MaxFileBytes: 4096,
 			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7, Allow: tc.allow, SecretEnv: tc.secrets,
 				Files: map[string]string{"notes": FileDigest([]byte("agent notes\n"))}},
+			TargetRun: tc.target,
 		}
 		steps = append(steps, &engine.Step{
 			ID: "r/solve/" + tc.name, Kind: Kind, Group: "r",
@@ -243,6 +283,14 @@ func TestSolve(t *testing.T) {
 				t.Errorf("patch digest %s does not match the patch", got.PatchDigest)
 			}
 			checkApplies(t, patch, tc.after)
+			for name, lines := range tc.sideHas {
+				got, err := arts.Side(name)
+				for _, l := range lines {
+					if err != nil || !strings.Contains(string(got), l) {
+						t.Errorf("side artifact %s: %v: no %q in\n%s", name, err, l, got)
+					}
+				}
+			}
 			for name, want := range tc.side {
 				got, err := arts.Side(name)
 				if want == "" && err == nil {
@@ -257,6 +305,20 @@ func TestSolve(t *testing.T) {
 	if inst, err := Instruction(Config{InstanceID: "r-1", Source: "windows", Target: "linux", Host: "linux", TargetTest: []string{"go", "test"}, MaxFileBytes: 9}); err != nil ||
 		!strings.Contains(inst, "make the repository's tests pass on linux without breaking\nwindows") || !strings.Contains(inst, "    go test\n") {
 		t.Errorf("instruction: %v\n%s", err, inst)
+	}
+	for _, tc := range []struct {
+		target, host string
+		run          *TargetRun
+		want, not    string
+	}{
+		{"linux", "linux", nil, "This machine is linux: you can run that command here.", "osbench-target"},
+		{"windows", "linux", nil, "no command here runs the windows tests", "osbench-target"},
+		{"windows", "linux", &TargetRun{Executor: "wine"}, "`osbench-target test` (on your PATH) runs the task's build and that command on\nwindows (through the wine executor)", "no command here"},
+	} {
+		inst, err := Instruction(Config{InstanceID: "r-1", Source: "linux", Target: tc.target, Host: tc.host, TargetTest: []string{"go", "test"}, MaxFileBytes: 9, TargetRun: tc.run})
+		if err != nil || !strings.Contains(inst, tc.want) || strings.Contains(inst, tc.not) {
+			t.Errorf("instruction for %s on %s: %v: want %q, not %q:\n%s", tc.target, tc.host, err, tc.want, tc.not, inst)
+		}
 	}
 
 	// A second build runs nothing: every solve is a hit.

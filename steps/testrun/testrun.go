@@ -427,22 +427,7 @@ func readReport(repo, report string, logw io.Writer) ([]byte, error) {
 }
 
 // commandArgv turns a command into what the executor runs.
-func commandArgv(c Command) ([]string, error) {
-	switch c.Shell {
-	case "":
-		if len(c.Argv) == 0 {
-			return nil, errors.New("empty command")
-		}
-		return c.Argv, nil
-	case "bash":
-		return []string{"bash", "-eo", "pipefail", "-c", strings.Join(c.Argv, "\n")}, nil
-	case "pwsh":
-		return []string{"pwsh", "-NoProfile", "-NonInteractive", "-Command", strings.Join(c.Argv, "\n")}, nil
-	case "cmd":
-		return []string{"cmd", "/c", strings.Join(c.Argv, " & ")}, nil
-	}
-	return nil, fmt.Errorf("unknown shell %q", c.Shell)
-}
+func commandArgv(c Command) ([]string, error) { return c.ExecArgv() }
 
 // replaceWorkDir swaps every spelling of the repo's absolute path for
 // WorkToken: the host's, and Wine's view of it through drive Z: (with either
