@@ -31,28 +31,31 @@ const (
 )
 
 type options struct {
-	bin, cache, build, out, write, nonce string
-	manifests, tasks                     []string
-	doors, generateOnly                  bool
-	flags                                []string
+	bin, cache, build, out, write, nonce, note string
+	manifests, tasks, only                     []string
+	doors, generateOnly                        bool
+	flags                                      []string
 }
 
 func main() {
 	var o options
 	manifests := flag.String("manifests", defaultManifests, "corpus manifests to build when -build is not given (comma-separated)")
 	tasks := flag.String("tasks", defaultTasks, "the tasks to attack (instance ids, comma-separated)")
+	only := flag.String("only", "", "evaluate only these predictions (attack or control names, comma-separated), e.g. to rerun one attack with a defence turned off by hand")
 	flags := flag.String("osbench-flags", "", "global flags for osbench's build and eval (space-separated, e.g. \"-j 1\")")
 	flag.StringVar(&o.bin, "bin", "bin/osbench", "the osbench binary")
 	flag.StringVar(&o.cache, "cache", os.Getenv("OSBENCH_CACHE"), "the cache (default $OSBENCH_CACHE, else OUT/cache)")
 	flag.StringVar(&o.build, "build", "", "a build's --out dir (tasks.jsonl, tasks/<id>/repo) whose tasks the cache holds; when empty the manifests are built into OUT/build")
 	flag.StringVar(&o.out, "out", "out/redteam", "where the predictions, evaluations and the report go")
 	flag.StringVar(&o.write, "write", "docs/redteam.md", "the report's copy to write (empty: none)")
+	flag.StringVar(&o.note, "note", "", "a sentence for the report's header (how the cache was made, say)")
 	flag.StringVar(&o.nonce, "nonce", "", "marks every patch of this run, so its runs are new (default: the time)")
 	flag.BoolVar(&o.generateOnly, "generate-only", false, "write the predictions and the tasks subset into OUT and stop")
 	flag.BoolVar(&o.doors, "doors", true, "also attack, with the dependency-cache attacks only, every task of the build whose own package is in the cache's shared dependency caches")
 	flag.Parse()
 	o.manifests = split(*manifests)
 	o.tasks = split(*tasks)
+	o.only = split(*only)
 	o.flags = strings.Fields(*flags)
 	if o.nonce == "" {
 		o.nonce = time.Now().UTC().Format("20060102T150405Z")
@@ -163,6 +166,19 @@ func run(o options) (int, error) {
 	if err := os.Symlink(filepath.Join(o.build, "tasks"), link); err != nil {
 		return 0, err
 	}
+	if len(o.only) > 0 {
+		keep := map[string]bool{}
+		for _, n := range o.only {
+			keep[n] = true
+		}
+		kept := attacks[:0]
+		for _, a := range attacks {
+			if keep[a.Name] {
+				kept = append(kept, a)
+			}
+		}
+		attacks = kept
+	}
 	var now, later []attack
 	for _, a := range attacks {
 		if a.Later {
@@ -201,6 +217,9 @@ func run(o options) (int, error) {
 	}
 	header := fmt.Sprintf("Run %s (nonce %s) at osbench %s, on the cache `%s` with the tasks of `%s`; %s; %s in all.",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.nonce, commit(), o.cache, o.build, strings.Join(timing, ", "), time.Since(started).Round(time.Second))
+	if o.note != "" {
+		header += " " + o.note
+	}
 	var page bytes.Buffer
 	if err := writeReport(&page, header, results, doors); err != nil {
 		return 0, err

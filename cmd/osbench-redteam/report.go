@@ -125,16 +125,33 @@ func said(path, platform string) []string {
 		if i < 0 {
 			continue
 		}
-		l = strings.TrimSpace(l[i+len("OSBENCH-REDTEAM "):])
+		l = l[i+len("OSBENCH-REDTEAM "):]
+		// A test binary's line, as test2json framed it in JSON.
+		if j := strings.Index(l, `\n"`); j >= 0 {
+			l = l[:j]
+		}
+		l = strings.TrimSpace(l)
 		// The program's source, quoted by a compiler error, is not
 		// what it said.
-		if l == "" || strings.ContainsAny(l[:1], `"{\`) || strings.Contains(l, `{}"`) || strings.Contains(l, `%s`) || seen[l] {
+		if l == "" || strings.ContainsAny(l[:1], `"{\`) || strings.Contains(l, `{}"`) || strings.Contains(l, `")`) || strings.Contains(l, `%s`) || seen[l] {
 			continue
 		}
 		seen[l] = true
 		lines = append(lines, platform+": "+l)
 	}
+	// What got through first: the table cell is cut at its cap.
+	sort.SliceStable(lines, func(i, j int) bool { return gotThrough(lines[i]) && !gotThrough(lines[j]) })
 	return lines
+}
+
+// gotThrough is a line saying the attack reached what it wanted.
+func gotThrough(l string) bool {
+	for _, w := range []string{": READ ", ": WROTE ", ": copied ", ": applied ", ": downloaded "} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // door is a task whose own package sits in a shared dependency cache.

@@ -74,7 +74,8 @@ func TestReport(t *testing.T) {
 	}, map[string]string{
 		"host-path/" + id + "/stage-i.log": "warning: OSBENCH-REDTEAM cannot read /work/x: No such file or directory\n" +
 			"   | println!(\"cargo:warning=OSBENCH-REDTEAM {}\", s);\n" + // the program's source in a compiler message
-			"warning: OSBENCH-REDTEAM cannot read /work/x: No such file or directory\n",
+			"warning: OSBENCH-REDTEAM cannot read /work/x: No such file or directory\n" +
+			`{"Action":"output","Output":"OSBENCH-REDTEAM READ /cache/mod@v1/x.go: 3370 bytes\n"}` + "\n",
 	})
 	attacks := []attack{
 		{Task: id, Name: "control-gold", Class: classControl, Control: true, Does: "gold", Defence: "must resolve"},
