@@ -229,7 +229,7 @@ func writeReport(w io.Writer, header string, results []result, doors []door) err
 		}
 	}
 	fmt.Fprintf(bw, "\n## The own package in the dependency cache\n\n")
-	fmt.Fprintf(bw, "The task's own package, at any version, among the extracted sources of the cache's shared CARGO_HOME or GOMODCACHE, which every cargo or go command of every task sees (read-only or copy-on-write). A `#[path]` (Rust) or a C `#include` compiles such a copy with no new dependency and no new cargo target; Go needs a require or replace of it, which the locked set refuses.\n\n")
+	fmt.Fprintf(bw, "The task's own package, at any version, among the extracted sources of the cache's shared CARGO_HOME or GOMODCACHE, which every cargo or go command of every task sees (read-only or copy-on-write). A `#[path]` or `include!` (Rust) compiles such a copy with no new dependency and no new cargo target; Go needs a require or replace of it, which the locked set refuses, so a test program can only read it. C commands name no shared dependency cache.\n\n")
 	if len(doors) == 0 {
 		fmt.Fprintf(bw, "None found.\n")
 	} else {
