@@ -95,7 +95,7 @@ func run(o options) (int, error) {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return 0, err
 	}
-	started := time.Now()
+	started, at := time.Now(), commit()
 	if o.build == "" {
 		o.build = filepath.Join(o.out, "build")
 		args := append([]string{"build"}, o.manifests...)
@@ -216,7 +216,7 @@ func run(o options) (int, error) {
 		}
 	}
 	header := fmt.Sprintf("Run %s (nonce %s) at osbench %s, on the cache `%s` with the tasks of `%s`; %s; %s in all.",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.nonce, commit(), o.cache, o.build, strings.Join(timing, ", "), time.Since(started).Round(time.Second))
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), o.nonce, at, o.cache, o.build, strings.Join(timing, ", "), time.Since(started).Round(time.Second))
 	if o.note != "" {
 		header += " " + o.note
 	}
