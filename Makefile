@@ -7,7 +7,7 @@ OUT       ?= out/demo
 FUZZTIME  ?= 10s
 export GOFLAGS := -mod=mod
 
-.PHONY: all build test unit fuzz e2e e2e-temporal-full bench reliability demo corpus lint deps tools clean
+.PHONY: all build test unit fuzz e2e e2e-temporal-full bench reliability demo corpus redteam lint deps tools clean
 
 all: build
 
@@ -156,6 +156,23 @@ corpus: deps build
 	else rm -rf $(CORPUS_OUT)/eval; echo "corpus: no tasks, nothing to evaluate"; fi; \
 	$(BIN) corpus $(CORPUS_MANIFESTS) --build $(CORPUS_OUT) --eval $(CORPUS_OUT)/eval \
 	  --wall-time $$(( $$(date +%s) - start ))s --note "$(CORPUS_NOTE)" --write docs/corpus.md
+
+# redteam: issue 19's attacks as real patches against corpus tasks (a
+# crate, a Go module, a Debian C library): the network, the host's files,
+# shared writable state and the task's own package in the dependency
+# cache, each beside innocent gold-equivalent controls, one of them in a
+# later eval on the same cache. Writes docs/redteam.md (each verdict and
+# its reason from report.json); fails if an attack resolves or a control
+# does not. Without OSBENCH_CACHE it builds the three manifests on a cache
+# of its own under out/redteam (about 20-40 minutes on two cores); with
+# OSBENCH_CACHE set to a cache that holds them the build is all cache hits
+# and it only evaluates (REDTEAM_FLAGS="-build DIR" takes an existing
+# build's --out dir instead). The attacks write whatever a missing defence
+# lets them into the cache's shared state: use a cache you can rebuild.
+# Not part of make test.
+REDTEAM_FLAGS ?=
+redteam: deps build
+	$(GO) run ./cmd/osbench-redteam -bin $(BIN) $(REDTEAM_FLAGS)
 
 clean:
 	rm -rf bin out
