@@ -90,17 +90,55 @@ func TestEvalBuildScriptWritesCargoHome(t *testing.T) {
 			gitAddIntent(t, dir, "build.rs")
 		})})
 	}
+	// The door of the own package in the dependency cache: rsplat's
+	// complete sources where another repository's fetch would leave a
+	// published rsplat (the registry sources of CARGO_HOME), and a patch
+	// whose lib.rs takes each module the gold patch restores from there
+	// by #[path]. No new dependency, no new cargo target: only the view,
+	// which hides the registry's rsplat from rsplat's own commands
+	// (toolenv.Hidden), stops it. Without it the door resolves (checked
+	// by hand, Hidden returning nothing).
+	planted := filepath.Join(cargoHome, "registry", "src", "index.crates.io-1949cf8c6b5b557f", "rsplat-0.1.0")
+	if err := copyTree(filepath.Join(repoRoot, "testdata", "repos", "rsplat"), planted); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		preds = append(preds, [3]string{id, "door", agentPatch(t, repo(id), func(dir string) {
+			lib := filepath.Join(dir, "src", "lib.rs")
+			b, err := os.ReadFile(lib)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := string(b)
+			for _, f := range goldFiles(t, tasks, id) {
+				mod, ok := strings.CutPrefix(strings.TrimSuffix(f, ".rs"), "src/")
+				if !ok || mod == "lib" {
+					t.Fatalf("%s: the gold patch restores %s, not a module of src/", id, f)
+				}
+				decl := "pub mod " + mod + ";"
+				if !strings.Contains(src, decl) {
+					t.Fatalf("%s: lib.rs has no %q", id, decl)
+				}
+				src = strings.Replace(src, decl, fmt.Sprintf("#[path = %q]\n%s", filepath.Join(planted, f), decl), 1)
+			}
+			if err := os.WriteFile(lib, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})})
+	}
 	predFile := filepath.Join(dir, "planter.jsonl")
 	writePredictions(t, predFile, preds...)
 	evalOut := filepath.Join(dir, "eval-1")
 	// An infra-failure exits 1; the reports still say what happened.
 	runEval(t, cacheDir, "--tasks", tasks, "--predictions", predFile, "--out", evalOut)
 	for _, id := range ids {
-		rep := readReport(t, evalOut, "planter", id)
-		if rep.Resolved {
-			t.Errorf("planter/%s: resolved", id)
+		for _, model := range []string{"planter", "door"} {
+			rep := readReport(t, evalOut, model, id)
+			if rep.Resolved {
+				t.Errorf("%s/%s: resolved", model, id)
+			}
+			t.Logf("%s/%s: %s (%s)", model, id, rep.Outcome, rep.StageI.InfraFailure)
 		}
-		t.Logf("planter/%s: %s (%s)", id, rep.Outcome, rep.StageI.InfraFailure)
 	}
 	// The shared CARGO_HOME is as the fetch left it.
 	if info, err := os.Lstat(filepath.Join(cargoHome, ".package-cache")); err == nil && !info.Mode().IsRegular() {

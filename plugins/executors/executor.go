@@ -66,6 +66,16 @@ type Cmd struct {
 	// command ends. It needs a WorkDir. Without that ability the command
 	// writes the directory itself. They are kept outside every key.
 	CopyOnWriteDirs []string
+	// HiddenPaths are paths inside CopyOnWriteDirs the command must not
+	// see: a shared crate cache holds every repository's dependencies, so
+	// another version of the repository's own package can sit there (a
+	// dependency of another repository built on the same cache), its
+	// original sources one `#[path]` away from a patch (toolenv.Hidden).
+	// Where the copy-on-write overlays are made each is a whiteout in the
+	// command's upper directory, so it is absent from the command's view
+	// of the shared directory; elsewhere the command sees them. A path
+	// outside every CopyOnWriteDirs entry is an error.
+	HiddenPaths []string
 	// Network keeps the host's network for the command. Without it an
 	// executor that can (a root osbench on Linux) runs the command in a
 	// network namespace of its own with only loopback: commands that run

@@ -237,9 +237,66 @@ func cowScratch(cmd Cmd) (mounts []viewMount, release func(), err error) {
 			release()
 			return nil, func() {}, fmt.Errorf("copy-on-write dir %s: %w", d, err)
 		}
+		if err := whiteOut(d, m.Upper, cmd.HiddenPaths); err != nil {
+			release()
+			return nil, func() {}, fmt.Errorf("copy-on-write dir %s: %w", d, err)
+		}
 		mounts = append(mounts, m)
 	}
+	for _, h := range cmd.HiddenPaths {
+		if !slices.ContainsFunc(cmd.CopyOnWriteDirs, func(d string) bool { return below(h, d) }) {
+			release()
+			return nil, func() {}, fmt.Errorf("hidden path %s is in no copy-on-write dir", h)
+		}
+	}
 	return mounts, release, nil
+}
+
+// below reports whether p is strictly below dir.
+func below(p, dir string) bool {
+	p, dir = filepath.Clean(p), filepath.Clean(dir)
+	return p != dir && within(p, dir)
+}
+
+// whiteOut makes each of the hidden paths below the shared directory
+// shared absent from its overlay: a whiteout (a character device 0/0) at
+// the path's place in the upper directory. The directories leading to it
+// are created in upper with the owner and mode of their shared
+// counterparts, since an overlay shows a directory present in both
+// layers with the upper one's attributes.
+func whiteOut(shared, upper string, hidden []string) error {
+	for _, h := range hidden {
+		if !below(h, shared) {
+			continue
+		}
+		rel, _ := filepath.Rel(filepath.Clean(shared), filepath.Clean(h))
+		parts := strings.Split(rel, string(filepath.Separator))
+		for i := 1; i < len(parts); i++ {
+			sub := filepath.Join(parts[:i]...)
+			var st unix.Stat_t
+			if err := unix.Lstat(filepath.Join(shared, sub), &st); err != nil {
+				return fmt.Errorf("hiding %s: %w", h, err)
+			}
+			if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+				return fmt.Errorf("hiding %s: %s is not a directory", h, sub)
+			}
+			dir := filepath.Join(upper, sub)
+			if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("hiding %s: %w", h, err)
+			}
+			if err := os.Lchown(dir, int(st.Uid), int(st.Gid)); err != nil {
+				return fmt.Errorf("hiding %s: %w", h, err)
+			}
+			if err := unix.Chmod(dir, st.Mode&0o7777); err != nil {
+				return fmt.Errorf("hiding %s: %w", h, err)
+			}
+		}
+		err := unix.Mknod(filepath.Join(upper, rel), unix.S_IFCHR|0o000, 0)
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("hiding %s: %w", h, err)
+		}
+	}
+	return nil
 }
 
 // overlayOptions is the mount data of a copy-on-write mount; commas,

@@ -1,11 +1,15 @@
 package executors
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestViewMounts: what a command's view holds besides the system dirs.
@@ -156,5 +160,68 @@ true`
 				}
 			}
 		})
+	}
+}
+
+// TestHiddenPaths: a path hidden inside a copy-on-write dir is absent from
+// the command's view of it (not listed, not readable, not creatable from
+// its old contents), with or without the rest of the view, while its
+// siblings and the attributes of the directories leading to it stay as
+// they are; and the shared dir itself keeps it. Without HiddenPaths the
+// same script sees it, so the test can fail.
+func TestHiddenPaths(t *testing.T) {
+	requireRoot(t)
+	base := scratchDir(t)
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cow := filepath.Join(base, "cargo")
+	index := filepath.Join(cow, "registry", "src", "index.crates.io-1949cf8c6b5b557f")
+	own := filepath.Join(index, "own-1.0.0")
+	writeFile(t, filepath.Join(own, "src", "lib.rs"), "original\n", 0o644)
+	writeFile(t, filepath.Join(index, "dep-2.0.0", "src", "lib.rs"), "dep\n", 0o644)
+	script := `ls "$IDX"; stat -c %a:%u:%g "$IDX"
+cat "$IDX/own-1.0.0/src/lib.rs" 2>/dev/null && echo "read own"
+true`
+	for _, tt := range []struct {
+		name   string
+		hidden []string
+		want   string
+	}{
+		{"hidden", []string{own}, "dep-2.0.0\nATTR\n"},
+		{"shown", nil, "dep-2.0.0\nown-1.0.0\nATTR\noriginal\nread own\n"},
+	} {
+		for _, view := range []bool{true, false} {
+			l := newTestLocal(t)
+			l.off.view = !view
+			cmd := Cmd{
+				Argv: shell(script), WorkDir: filepath.Join(base, tt.name+"-work"), Env: []string{"IDX=" + index},
+				CopyOnWriteDirs: []string{cow}, HiddenPaths: tt.hidden,
+			}
+			res, stdout, stderr, err := runCapture(t, l, cmd)
+			if err != nil || res.ExitCode != 0 {
+				t.Fatalf("%s, view=%v: Run = %+v, %v; stderr %q", tt.name, view, res, err, stderr)
+			}
+			// The executor gives the run user the shared dir: the
+			// directories leading to a whiteout look as they do on the
+			// host after that.
+			var st unix.Stat_t
+			if err := unix.Stat(index, &st); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(tt.want, "ATTR", fmt.Sprintf("%o:%d:%d", st.Mode&0o7777, st.Uid, st.Gid), 1)
+			if stdout != want {
+				t.Errorf("%s, view=%v: the command saw %q, want %q", tt.name, view, stdout, want)
+			}
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(own, "src", "lib.rs")); err != nil || string(b) != "original\n" {
+		t.Errorf("the shared dir lost the hidden path: %q, %v", b, err)
+	}
+	l := newTestLocal(t)
+	_, _, _, err := runCapture(t, l, Cmd{Argv: shell("true"), WorkDir: filepath.Join(base, "bad-work"),
+		CopyOnWriteDirs: []string{cow}, HiddenPaths: []string{filepath.Join(base, "elsewhere")}})
+	if err == nil || !strings.Contains(err.Error(), "in no copy-on-write dir") {
+		t.Errorf("a hidden path outside the copy-on-write dirs: err = %v, want one naming it", err)
 	}
 }

@@ -226,6 +226,7 @@ func (t *targetRunner) runOnce(what string, n int, out io.Writer) int {
 		return fail(err)
 	}
 	env, writable, readOnly, cow := toolenv.Offline(env, writable, t.language)
+	hidden := toolenv.Hidden(env, t.language, repo)
 	env = toolenv.Merge(env, r.Env)
 	commands := []schemas.Command{}
 	if r.Build != nil {
@@ -248,7 +249,7 @@ func (t *targetRunner) runOnce(what string, n int, out io.Writer) int {
 		res, err := ex.Run(t.ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: out, Stderr: out, Timeout: timeout, User: r.User,
-			WorkDir: dir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
+			WorkDir: dir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow, HiddenPaths: hidden,
 		})
 		if err != nil {
 			return fail(err)

@@ -360,10 +360,11 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 		return false, "", err
 	}
 	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
+	hidden := toolenv.Hidden(env, cfg.Language, dir)
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: toolenv.Merge(env, cfg.Env), Stdout: &out, Stderr: &out,
-		Timeout: timeout, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
+		Timeout: timeout, User: cfg.User, WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow, HiddenPaths: hidden,
 	})
 	if err != nil {
 		return false, "", err

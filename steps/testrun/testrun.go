@@ -203,6 +203,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
+	hidden := toolenv.Hidden(env, cfg.Language, repo)
 	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
@@ -275,7 +276,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: io.MultiWriter(stdoutW, watch.stream()), Stderr: io.MultiWriter(logR, watch.stream()), Timeout: limit, User: cfg.User,
-			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow,
+			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow, HiddenPaths: hidden,
 		})
 		if ferr := errors.Join(logR.Flush(), outR.Flush()); ferr != nil && err == nil {
 			err = ferr
