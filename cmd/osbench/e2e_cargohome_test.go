@@ -96,8 +96,8 @@ func TestEvalBuildScriptWritesCargoHome(t *testing.T) {
 	// whose lib.rs takes each module the gold patch restores from there
 	// by #[path]. No new dependency, no new cargo target: only the view,
 	// which hides the registry's rsplat from rsplat's own commands
-	// (toolenv.Hidden), stops it. Without it the door resolves (checked
-	// by hand, Hidden returning nothing).
+	// (toolenv.Hide), stops it. Without it the door resolves (checked
+	// by hand, Hide hiding nothing).
 	planted := filepath.Join(cargoHome, "registry", "src", "index.crates.io-1949cf8c6b5b557f", "rsplat-0.1.0")
 	if err := copyTree(filepath.Join(repoRoot, "testdata", "repos", "rsplat"), planted); err != nil {
 		t.Fatal(err)

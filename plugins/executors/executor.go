@@ -70,7 +70,7 @@ type Cmd struct {
 	// see: a shared crate cache holds every repository's dependencies, so
 	// another version of the repository's own package can sit there (a
 	// dependency of another repository built on the same cache), its
-	// original sources one `#[path]` away from a patch (toolenv.Hidden).
+	// original sources one `#[path]` away from a patch (toolenv.Hide).
 	// Where the copy-on-write overlays are made each is a whiteout in the
 	// command's upper directory, so it is absent from the command's view
 	// of the shared directory; elsewhere the command sees them. A path

@@ -89,7 +89,8 @@ func Env(stateDir StateDir, workDir, language, version, platform string) (env, w
 // the checksum database even when it is cached and GOSUMDB is off, except
 // when GOPROXY is a lone file:// URL (cmd/go/internal/modfetch/sumdb.go),
 // and the fetch (`go mod download` under GOTOOLCHAIN) has put it there.
-// GOMODCACHE becomes read-only; GOCACHE stays writable (the go command
+// GOMODCACHE becomes read-only (copy-on-write where Hide hides the
+// module's own versions in it); GOCACHE stays writable (the go command
 // runs no code of the patch).
 //
 // Rust: CARGO_NET_OFFLINE, which beats any .cargo/config, and the program

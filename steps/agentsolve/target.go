@@ -226,7 +226,7 @@ func (t *targetRunner) runOnce(what string, n int, out io.Writer) int {
 		return fail(err)
 	}
 	env, writable, readOnly, cow := toolenv.Offline(env, writable, t.language)
-	hidden := toolenv.Hidden(env, t.language, repo)
+	readOnly, cow, hidden := toolenv.Hide(env, t.language, repo, readOnly, cow)
 	env = toolenv.Merge(env, r.Env)
 	commands := []schemas.Command{}
 	if r.Build != nil {

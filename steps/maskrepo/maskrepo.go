@@ -360,7 +360,7 @@ func buildCheck(ctx context.Context, rc *engine.RunContext, cfg Config, src *eng
 		return false, "", err
 	}
 	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
-	hidden := toolenv.Hidden(env, cfg.Language, dir)
+	readOnly, cow, hidden := toolenv.Hide(env, cfg.Language, dir, readOnly, cow)
 	var out bytes.Buffer
 	res, err := ex.Run(ctx, executors.Cmd{
 		Argv: cfg.Check.Argv, Dir: filepath.Join(dir, filepath.FromSlash(cfg.Check.Dir)), Env: toolenv.Merge(env, cfg.Env), Stdout: &out, Stderr: &out,

@@ -203,7 +203,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	env, writable, readOnly, cow := toolenv.Offline(env, writable, cfg.Language)
-	hidden := toolenv.Hidden(env, cfg.Language, repo)
+	readOnly, cow, hidden := toolenv.Hide(env, cfg.Language, repo, readOnly, cow)
 	env = toolenv.Merge(env, cfg.Env)
 	env, secrets, err := withSecrets(env, cfg.SecretEnv, os.LookupEnv)
 	if err != nil {
