@@ -138,6 +138,20 @@ func TestEvalBuildScriptWritesCargoHome(t *testing.T) {
 				t.Errorf("%s/%s: resolved", model, id)
 			}
 			t.Logf("%s/%s: %s (%s)", model, id, rep.Outcome, rep.StageI.InfraFailure)
+			if model != "door" {
+				continue
+			}
+			// Unresolved because rustc found no planted file, not for a
+			// reason of its own.
+			if rep.StageI.Log == nil {
+				t.Errorf("door/%s: stage I has no log", id)
+				continue
+			}
+			log := readFile(t, filepath.Join(evalOut, model, id, rep.StageI.Log.Path))
+			if !strings.Contains(log, "couldn't read") || !strings.Contains(log, planted) {
+				t.Errorf("door/%s: the stage I log does not say rustc could not read the planted sources; outcome %s, failing %v, not graded %q:\n%s",
+					id, rep.Outcome, rep.StageI.Failing, rep.StageI.NotGraded, tail(log, 40))
+			}
 		}
 	}
 	// The shared CARGO_HOME is as the fetch left it.
