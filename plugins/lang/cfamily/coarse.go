@@ -115,6 +115,15 @@ func (m *cMasker) guardEdits() {
 	sort.Ints(opens)
 	toks, lines := m.f.lx.tokens, m.f.lines
 	for _, open := range opens {
+		if m.done[open] {
+			// The function is defined in a masked branch and its whole body
+			// was replaced (maskSegment): the guard's lines would land
+			// around or inside that placeholder, and an "#endif" left
+			// before the closing brace without its "#if" breaks the build
+			// (cmocka's exception_handler, under #ifndef _WIN32 with a
+			// nested #ifdef HAVE_STRSIGNAL).
+			continue
+		}
 		g := m.guards[open]
 		cond := g.conds[0]
 		if len(g.conds) > 1 {

@@ -3,6 +3,7 @@ package cfamily
 import (
 	"fmt"
 	"github.com/osbench/osbench/plugins/lang"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -41,8 +42,9 @@ type cfile struct {
 	branches []cbranch
 	parent   []int // per token: index of the innermost enclosing '{', or -1
 	match    map[int]int
-	funcs    map[int]*cfunc // by the token index of the body's '{'
-	statics  []staticDecl   // file-scope statics, found on first use (statics.go)
+	funcs    map[int]*cfunc      // by the token index of the body's '{'
+	statics  []staticDecl        // file-scope statics, found on first use (statics.go)
+	macros   map[string][]string // identifiers of each #define's replacement, found on first use (statics.go)
 }
 
 func parseC(src []byte, cpp bool) *cfile {
@@ -300,6 +302,7 @@ found:
 				fn.result = append(fn.result, t)
 			}
 		}
+		fn.result = dropSpecifierMacros(fn.result)
 		rest := head[end+1:]
 		for k, t := range rest {
 			if t == "->" {
@@ -312,6 +315,35 @@ found:
 	}
 	return nil
 }
+
+// dropSpecifierMacros removes from a declared result type the
+// upper-case words that stand for specifiers or attributes through a
+// macro (jansson's "static JSON_INLINE json_t *", expat's "XML_Bool
+// XMLCALL"): spelt into a zero value, "(JSON_INLINE int){0}" does not
+// compile. A word is kept when it is the only type word left, a known
+// type (DWORD, LONG), or the tag of struct, union or enum.
+func dropSpecifierMacros(result []string) []string {
+	typeWords := 0
+	for _, w := range result {
+		if isCIdent(w) || cKeywords[w] && w != "const" && w != "volatile" {
+			typeWords++
+		}
+	}
+	var out []string
+	for i, w := range result {
+		tagged := i > 0 && (result[i-1] == "struct" || result[i-1] == "union" || result[i-1] == "enum")
+		if typeWords > 1 && upperMacro.MatchString(w) && !cArithmetic[w] && !tagged {
+			typeWords--
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// upperMacro is how C spells a macro standing for a specifier: upper case,
+// digits and underscores, at least two characters.
+var upperMacro = regexp.MustCompile(`^[A-Z_][A-Z0-9_]+$`)
 
 // dropSkipped removes attributes and calling-convention groups whose
 // parentheses would otherwise be taken for a parameter list.

@@ -1,5 +1,10 @@
 package cfamily
 
+import (
+	"regexp"
+	"strings"
+)
+
 // File-scope statics a placeholder keeps referenced.
 //
 // A C library built with -Werror=unused-function (and unused-variable,
@@ -99,14 +104,58 @@ func (m *cMasker) staticsUsed(fn *cfunc) []string {
 		seen[p] = true
 	}
 	var used []string
-	for _, t := range m.f.lx.tokens[fn.open+1 : fn.close] {
-		if statics[t.text] && !seen[t.text] {
-			seen[t.text] = true
-			used = append(used, t.text)
+	var name func(word string)
+	name = func(word string) {
+		if seen[word] {
+			return
 		}
+		seen[word] = true
+		if statics[word] {
+			used = append(used, word)
+			return
+		}
+		// A macro the body names brings the statics its replacement
+		// names: json-c's tokenizer reads its UTF-8 validator only through
+		// PEEK_CHAR, so a placeholder that names PEEK_CHAR alone left the
+		// validator unused under -Werror=unused-function.
+		for _, w := range m.f.macroWords()[word] {
+			name(w)
+		}
+	}
+	for _, t := range m.f.lx.tokens[fn.open+1 : fn.close] {
+		name(t.text)
 	}
 	return used
 }
+
+// macroWords maps each macro the file #defines to the identifiers of its
+// replacement lists (every definition's, whatever branch holds it: a
+// static is named only when it is declared on every platform anyway).
+func (f *cfile) macroWords() map[string][]string {
+	if f.macros != nil {
+		return f.macros
+	}
+	f.macros = map[string][]string{}
+	for _, d := range f.lx.directives {
+		if d.name != "define" {
+			continue
+		}
+		text := stripComments(strings.ReplaceAll(string(f.src[d.start:d.end]), "\\\n", " "))
+		text = stringLiteral.ReplaceAllString(text, " ")
+		words := identWord.FindAllString(text, -1)
+		// "define", then the macro's name.
+		if len(words) < 2 {
+			continue
+		}
+		f.macros[words[1]] = append(f.macros[words[1]], words[2:]...)
+	}
+	return f.macros
+}
+
+var (
+	identWord     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	stringLiteral = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+)
 
 // declKeywords are words (besides cKeywords) a declared name never is.
 var declKeywords = map[string]bool{
