@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/plugins/lang/masktest"
@@ -30,6 +31,8 @@ func TestCorpusShapesBuildMasked(t *testing.T) {
 		coarse  bool
 		target  []string // the target compiler's definitions
 		source  []string // the source compiler's
+		has     []string // in the masked file
+		hasNot  []string // not in it
 	}{
 		{
 			// cmocka's exception_handler: defined in the Linux branch, a
@@ -58,6 +61,24 @@ func TestCorpusShapesBuildMasked(t *testing.T) {
 			coarse:  true,
 			target:  []string{"-DHAVE_SETLOCALE", "-Werror=unused-function"},
 			source:  []string{"-DHAVE_USELOCALE"},
+		},
+		{
+			// json-c's random seed: the helpers its coarse placeholder
+			// left unused are declared under #ifdef WIN32 and #ifndef
+			// HAVE_ARC4RANDOM, so they are named under those conditions;
+			// one whose condition's macro is redefined on the way is not.
+			name: "statics declared under conditions",
+			src: "#ifdef WIN32\nstatic int crypt_seed(int *s) { *s = 4; return 0; }\n#define HAVE_CRYPT 1\n#endif\n" +
+				"#ifndef HAVE_ARC4RANDOM\nstatic int time_seed(void) { return 7; }\n#endif\n" +
+				"#ifdef HAVE_DEVRANDOM\nstatic int dev_seed(void) { return 9; }\n#endif\n#undef HAVE_DEVRANDOM\n" +
+				"int get_seed(void)\n{\n#ifdef HAVE_DEVRANDOM\n    return dev_seed();\n#endif\n#ifdef HAVE_CRYPT\n    {\n        int s = 0;\n" +
+				"        if (crypt_seed(&s) == 0)\n            return s;\n    }\n#endif\n#ifndef HAVE_ARC4RANDOM\n    return time_seed();\n#endif\n}\n",
+			regions: []schemas.VerifiedRegion{masktest.Region(19, 20)},
+			coarse:  true,
+			target:  []string{"-DWIN32"},
+			source:  nil,
+			has:     []string{"#if defined(WIN32)\n    (void)crypt_seed;\n#endif", "#if !defined(HAVE_ARC4RANDOM)\n    (void)time_seed;"},
+			hasNot:  []string{"(void)dev_seed;"},
 		},
 		{
 			// jansson.h: a specifier spelt through a macro is no type,
@@ -92,6 +113,16 @@ func TestCorpusShapesBuildMasked(t *testing.T) {
 			}
 			if !masked {
 				t.Fatalf("nothing masked: %+v", out.Actions)
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(string(out.Source), h) {
+					t.Errorf("the masked file lacks %q:\n%s", h, out.Source)
+				}
+			}
+			for _, h := range tc.hasNot {
+				if strings.Contains(string(out.Source), h) {
+					t.Errorf("the masked file has %q:\n%s", h, out.Source)
+				}
 			}
 			cc := func(args ...string) (string, error) {
 				b, err := exec.Command(gcc, args...).CombinedOutput()

@@ -3,7 +3,6 @@ package cfamily
 import (
 	"fmt"
 	"github.com/osbench/osbench/plugins/lang"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -316,35 +315,6 @@ found:
 	return nil
 }
 
-// dropSpecifierMacros removes from a declared result type the
-// upper-case words that stand for specifiers or attributes through a
-// macro (jansson's "static JSON_INLINE json_t *", expat's "XML_Bool
-// XMLCALL"): spelt into a zero value, "(JSON_INLINE int){0}" does not
-// compile. A word is kept when it is the only type word left, a known
-// type (DWORD, LONG), or the tag of struct, union or enum.
-func dropSpecifierMacros(result []string) []string {
-	typeWords := 0
-	for _, w := range result {
-		if isCIdent(w) || cKeywords[w] && w != "const" && w != "volatile" {
-			typeWords++
-		}
-	}
-	var out []string
-	for i, w := range result {
-		tagged := i > 0 && (result[i-1] == "struct" || result[i-1] == "union" || result[i-1] == "enum")
-		if typeWords > 1 && upperMacro.MatchString(w) && !cArithmetic[w] && !tagged {
-			typeWords--
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// upperMacro is how C spells a macro standing for a specifier: upper case,
-// digits and underscores, at least two characters.
-var upperMacro = regexp.MustCompile(`^[A-Z_][A-Z0-9_]+$`)
-
 // dropSkipped removes attributes and calling-convention groups whose
 // parentheses would otherwise be taken for a parameter list.
 func dropSkipped(head []string) []string {
@@ -622,7 +592,7 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 		indent := m.f.lines.Indent(toks[b.tokLo].line)
 		var text strings.Builder
 		for _, s := range ph {
-			text.WriteString(indent + s + "\n")
+			text.WriteString(indented(indent, s) + "\n")
 		}
 		m.edits = append(m.edits, edit{Start: m.f.lines.Start(b.first), End: m.f.lines.End(b.last), Text: text.String()})
 		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindPreprocessorBlock,
@@ -709,7 +679,7 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 	toks, lines := m.f.lx.tokens, m.f.lines
 	start, end := toks[open].end, toks[close].start
 	if toks[open].line == toks[close].line {
-		return edit{Start: start, End: end, Text: " " + strings.Join(ph, " ") + " "}
+		return edit{Start: start, End: end, Text: " " + strings.Join(unconditional(ph), " ") + " "}
 	}
 	outer := lines.Indent(toks[close].line)
 	inner := outer + "    "
@@ -719,96 +689,10 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 	var b strings.Builder
 	b.WriteString("\n")
 	for _, s := range ph {
-		b.WriteString(inner + s + "\n")
+		b.WriteString(indented(inner, s) + "\n")
 	}
 	b.WriteString(outer)
 	return edit{Start: start, End: end, Text: b.String()}
-}
-
-// placeholder returns the statements of a quiet body for fn: every
-// parameter, and every file static the body named, cast to void (no
-// unused-parameter or unused-function warnings) and a zero-value
-// return. ok is false for result types without a zero value to return (a
-// reference, a deduced type).
-func (m *cMasker) placeholder(fn *cfunc) ([]string, bool) {
-	var ph []string
-	for _, p := range fn.params {
-		ph = append(ph, "(void)"+p+";")
-	}
-	for _, s := range m.staticsUsed(fn) {
-		ph = append(ph, "(void)"+s+";") // see statics.go
-	}
-	zero, ok := m.zeroValue(fn.result)
-	switch {
-	case !ok:
-		return nil, false
-	case zero == "":
-		return append(ph, "return;"), true
-	default:
-		return append(ph, "return "+zero+";"), true
-	}
-}
-
-// cArithmetic are type words and common typedefs whose zero is 0.
-var cArithmetic = map[string]bool{
-	"int": true, "char": true, "short": true, "long": true, "unsigned": true, "signed": true, "float": true,
-	"double": true, "_Bool": true, "size_t": true, "ssize_t": true, "ptrdiff_t": true, "intptr_t": true,
-	"uintptr_t": true, "off_t": true, "int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true,
-	"uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true, "wchar_t": true, "char16_t": true,
-	"char32_t": true, "DWORD": true, "BOOL": true, "UINT": true, "WORD": true, "BYTE": true, "LONG": true,
-	"ULONG": true, "HRESULT": true, "INT": true, "enum": true,
-}
-
-// zeroValue spells the zero value of a declared return type; "" for void.
-// Read-only character pointers get an empty string rather than a null
-// pointer: callers commonly hand them to strlen or std::string, where a
-// null pointer crashes or throws, and a placeholder must stay quiet.
-func (m *cMasker) zeroValue(result []string) (string, bool) {
-	words := trimQualifiers(result)
-	var base []string
-	stars, ref, isConst := 0, false, false
-	for _, w := range words {
-		switch w {
-		case "*":
-			stars++
-		case "&", "&&":
-			ref = true
-		case "const":
-			isConst = true
-		case "volatile", "typename":
-		default:
-			base = append(base, w)
-		}
-	}
-	joined := strings.Join(base, " ")
-	switch {
-	case ref || joined == "auto" || strings.HasPrefix(joined, "decltype"):
-		return "", false
-	case len(base) == 0 || (joined == "void" && stars == 0):
-		return "", true // constructors, destructors, void
-	case stars == 1 && isConst && (joined == "char" || joined == "wchar_t"):
-		return map[string]string{"char": `""`, "wchar_t": `L""`}[joined], true
-	case stars > 0 && m.f.cpp:
-		return "nullptr", true
-	case stars > 0:
-		if m.mentions("NULL") {
-			return "NULL", true
-		}
-		return "0", true
-	case joined == "bool":
-		if m.f.cpp || m.mentions("false") {
-			return "false", true
-		}
-		return "0", true
-	case cArithmetic[base[0]]:
-		return "0", true
-	case m.f.cpp:
-		return "{}", true
-	default:
-		// A struct, union or typedef by value: a compound literal is the
-		// zero of any of them (C99).
-		return "(" + strings.Join(words, " ") + "){0}", true
-	}
 }
 
 // mentions reports whether the file uses the identifier word.

@@ -24,7 +24,8 @@ type MaskRules struct {
 // "5": a coarse guard gives way to a whole-body placeholder of the same
 // function; statics named through the file's macros are cast to void too;
 // an upper-case specifier macro (JSON_INLINE) is no part of a result type.
-func (MaskRules) Version() string { return "5" }
+// "6": a static declared under conditions is cast to void under them.
+func (MaskRules) Version() string { return "6" }
 
 // Mask implements lang.MaskRules.
 func (r MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {
