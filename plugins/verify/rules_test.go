@@ -29,6 +29,8 @@ var snippetCases = []struct {
 	{"c ifdef conditional", "a.c", "int f(void)\n{\n#ifdef __linux__\n    return 1; /* R */\n#endif\n    return 0;\n}\n", true, schemas.LabelConditional},
 	{"c win32 api", "a.c", "#include <windows.h>\nint f(const char *p)\n{\n#if defined(_WIN32) && !defined(__CYGWIN__)\n    return CreateFileA(p, 0, 0, 0, 0, 0, 0) != 0; /* R */\n#endif\n}\n", true, schemas.LabelAPI},
 	{"c posix fork", "a.c", "int f(void)\n{\n#ifndef _WIN32\n    return fork(); /* R */\n#else\n    return -1;\n#endif\n}\n", true, schemas.LabelAPI},
+	{"c build probe conditional", "a.c", "int f(void)\n{\n    int n = 0;\n#ifdef HAVE_USELOCALE\n    n = 1; /* R */\n#elif defined(HAVE_SETLOCALE)\n    n = 2;\n#endif\n    return n;\n}\n", true, schemas.LabelConditional},
+	{"c other macro is no guard", "a.c", "int f(void)\n{\n    int n = 0;\n#ifdef ENABLE_DEBUG\n    n = 1; /* R */\n#endif\n    return n;\n}\n", true, schemas.LabelFalsePositive},
 	{"c string does not fool", "a.c", "const char *f(int x)\n{\n    if (x)\n        return \"#ifdef _WIN32 GetFileAttributesA fork()\"; /* R */\n    return 0;\n}\n", true, schemas.LabelFalsePositive},
 	{"cpp encoding", "a.cpp", "namespace n {\nint f(const char *s, wchar_t *w)\n{\n#if defined(_WIN32)\n    return MultiByteToWideChar(CP_UTF8, 0, s, -1, w, 8); // R\n#endif\n}\n}\n", true, schemas.LabelEncoding},
 	{"cpp path", "a.cpp", "bool sep(char c)\n{\n#ifdef _WIN32\n    return c == '\\\\' || c == '/'; // R\n#else\n    return c == '/';\n#endif\n}\n", true, schemas.LabelPath},

@@ -113,7 +113,8 @@ var C = lang.Language{
 	// separators as part of the number (0x1'0000 no longer opens a
 	// character literal that hides the rest of the line), raw strings
 	// after u8R, LR, uR and UR and with a quote in their delimiter.
-	Evidence: lang.EvidenceReader{Read: ReadC, Version: "2"},
+	// "3": a test of a build probe's HAVE_* macro guards its branch.
+	Evidence: lang.EvidenceReader{Read: ReadC, Version: "3"},
 	TestCode: lang.TestCode{None: "C has no test code convention inside source files; its tests are test programs and test directories"},
 }
 
@@ -137,8 +138,8 @@ var CPP = lang.Language{
 - Keep every function signature; a function covered whole gets a placeholder body.`,
 	},
 	CacheEnv: []string{},
-	// "2": as C's.
-	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "2"},
+	// "2", "3": as C's.
+	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "3"},
 	TestCode: lang.TestCode{None: "C++ has no test code convention inside source files; its tests are test programs and test directories"},
 }
 

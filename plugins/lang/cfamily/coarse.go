@@ -115,6 +115,15 @@ func (m *cMasker) guardEdits() {
 	sort.Ints(opens)
 	toks, lines := m.f.lx.tokens, m.f.lines
 	for _, open := range opens {
+		if m.done[open] {
+			// The function is defined in a masked branch and its whole body
+			// was replaced (maskSegment): the guard's lines would land
+			// around or inside that placeholder, and an "#endif" left
+			// before the closing brace without its "#if" breaks the build
+			// (cmocka's exception_handler, under #ifndef _WIN32 with a
+			// nested #ifdef HAVE_STRSIGNAL).
+			continue
+		}
 		g := m.guards[open]
 		cond := g.conds[0]
 		if len(g.conds) > 1 {
@@ -127,7 +136,7 @@ func (m *cMasker) guardEdits() {
 		var head strings.Builder
 		head.WriteString("#if " + cond + "\n")
 		for _, s := range g.ph {
-			head.WriteString(indent + s + "\n")
+			head.WriteString(indented(indent, s) + "\n")
 		}
 		head.WriteString("#else\n")
 		at := lines.End(toks[open].line)
@@ -142,19 +151,9 @@ func (m *cMasker) guardEdits() {
 func (m *cMasker) branchCondition(bi int, fn *cfunc) (string, string) {
 	var terms []string
 	for b := bi; b >= 0 && m.f.branches[b].tokLo > fn.open; b = m.f.branches[b].outer {
-		dirs := m.f.branches[b].dirs
-		var own []string
-		for k, di := range dirs {
-			c, ok := m.f.directiveCondition(di)
-			if !ok {
-				return "", "a directive's condition cannot be read"
-			}
-			switch {
-			case k < len(dirs)-1:
-				own = append(own, negate(c))
-			case c != "":
-				own = append(own, parenthesize(c))
-			}
+		own, ok := m.f.ownCondition(b)
+		if !ok {
+			return "", "a directive's condition cannot be read"
 		}
 		terms = append(own, terms...)
 	}
@@ -162,6 +161,27 @@ func (m *cMasker) branchCondition(bi int, fn *cfunc) (string, string) {
 		return "", "the branch has no condition"
 	}
 	return strings.Join(terms, " && "), ""
+}
+
+// ownCondition returns the terms of branch b's own condition: the
+// negations of its group's earlier tests and its own test. ok is false
+// when a directive's condition cannot be read.
+func (f *cfile) ownCondition(b int) ([]string, bool) {
+	dirs := f.branches[b].dirs
+	var own []string
+	for k, di := range dirs {
+		c, ok := f.directiveCondition(di)
+		if !ok {
+			return nil, false
+		}
+		switch {
+		case k < len(dirs)-1:
+			own = append(own, negate(c))
+		case c != "":
+			own = append(own, parenthesize(c))
+		}
+	}
+	return own, true
 }
 
 // directiveCondition returns the condition a conditional directive tests:

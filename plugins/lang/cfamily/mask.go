@@ -41,8 +41,9 @@ type cfile struct {
 	branches []cbranch
 	parent   []int // per token: index of the innermost enclosing '{', or -1
 	match    map[int]int
-	funcs    map[int]*cfunc // by the token index of the body's '{'
-	statics  []staticDecl   // file-scope statics, found on first use (statics.go)
+	funcs    map[int]*cfunc      // by the token index of the body's '{'
+	statics  []staticDecl        // file-scope statics, found on first use (statics.go)
+	macros   map[string][]string // identifiers of each #define's replacement, found on first use (statics.go)
 }
 
 func parseC(src []byte, cpp bool) *cfile {
@@ -300,6 +301,7 @@ found:
 				fn.result = append(fn.result, t)
 			}
 		}
+		fn.result = dropSpecifierMacros(fn.result)
 		rest := head[end+1:]
 		for k, t := range rest {
 			if t == "->" {
@@ -590,7 +592,7 @@ func (m *cMasker) maskStatements(r schemas.Region, bi int, seg []int, fn *cfunc)
 		indent := m.f.lines.Indent(toks[b.tokLo].line)
 		var text strings.Builder
 		for _, s := range ph {
-			text.WriteString(indent + s + "\n")
+			text.WriteString(indented(indent, s) + "\n")
 		}
 		m.edits = append(m.edits, edit{Start: m.f.lines.Start(b.first), End: m.f.lines.End(b.last), Text: text.String()})
 		m.actions = append(m.actions, Action{Region: r, Kind: lang.KindPreprocessorBlock,
@@ -677,7 +679,7 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 	toks, lines := m.f.lx.tokens, m.f.lines
 	start, end := toks[open].end, toks[close].start
 	if toks[open].line == toks[close].line {
-		return edit{Start: start, End: end, Text: " " + strings.Join(ph, " ") + " "}
+		return edit{Start: start, End: end, Text: " " + strings.Join(unconditional(ph), " ") + " "}
 	}
 	outer := lines.Indent(toks[close].line)
 	inner := outer + "    "
@@ -687,96 +689,10 @@ func (m *cMasker) bodyEdit(open, close int, ph []string) edit {
 	var b strings.Builder
 	b.WriteString("\n")
 	for _, s := range ph {
-		b.WriteString(inner + s + "\n")
+		b.WriteString(indented(inner, s) + "\n")
 	}
 	b.WriteString(outer)
 	return edit{Start: start, End: end, Text: b.String()}
-}
-
-// placeholder returns the statements of a quiet body for fn: every
-// parameter, and every file static the body named, cast to void (no
-// unused-parameter or unused-function warnings) and a zero-value
-// return. ok is false for result types without a zero value to return (a
-// reference, a deduced type).
-func (m *cMasker) placeholder(fn *cfunc) ([]string, bool) {
-	var ph []string
-	for _, p := range fn.params {
-		ph = append(ph, "(void)"+p+";")
-	}
-	for _, s := range m.staticsUsed(fn) {
-		ph = append(ph, "(void)"+s+";") // see statics.go
-	}
-	zero, ok := m.zeroValue(fn.result)
-	switch {
-	case !ok:
-		return nil, false
-	case zero == "":
-		return append(ph, "return;"), true
-	default:
-		return append(ph, "return "+zero+";"), true
-	}
-}
-
-// cArithmetic are type words and common typedefs whose zero is 0.
-var cArithmetic = map[string]bool{
-	"int": true, "char": true, "short": true, "long": true, "unsigned": true, "signed": true, "float": true,
-	"double": true, "_Bool": true, "size_t": true, "ssize_t": true, "ptrdiff_t": true, "intptr_t": true,
-	"uintptr_t": true, "off_t": true, "int8_t": true, "int16_t": true, "int32_t": true, "int64_t": true,
-	"uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true, "wchar_t": true, "char16_t": true,
-	"char32_t": true, "DWORD": true, "BOOL": true, "UINT": true, "WORD": true, "BYTE": true, "LONG": true,
-	"ULONG": true, "HRESULT": true, "INT": true, "enum": true,
-}
-
-// zeroValue spells the zero value of a declared return type; "" for void.
-// Read-only character pointers get an empty string rather than a null
-// pointer: callers commonly hand them to strlen or std::string, where a
-// null pointer crashes or throws, and a placeholder must stay quiet.
-func (m *cMasker) zeroValue(result []string) (string, bool) {
-	words := trimQualifiers(result)
-	var base []string
-	stars, ref, isConst := 0, false, false
-	for _, w := range words {
-		switch w {
-		case "*":
-			stars++
-		case "&", "&&":
-			ref = true
-		case "const":
-			isConst = true
-		case "volatile", "typename":
-		default:
-			base = append(base, w)
-		}
-	}
-	joined := strings.Join(base, " ")
-	switch {
-	case ref || joined == "auto" || strings.HasPrefix(joined, "decltype"):
-		return "", false
-	case len(base) == 0 || (joined == "void" && stars == 0):
-		return "", true // constructors, destructors, void
-	case stars == 1 && isConst && (joined == "char" || joined == "wchar_t"):
-		return map[string]string{"char": `""`, "wchar_t": `L""`}[joined], true
-	case stars > 0 && m.f.cpp:
-		return "nullptr", true
-	case stars > 0:
-		if m.mentions("NULL") {
-			return "NULL", true
-		}
-		return "0", true
-	case joined == "bool":
-		if m.f.cpp || m.mentions("false") {
-			return "false", true
-		}
-		return "0", true
-	case cArithmetic[base[0]]:
-		return "0", true
-	case m.f.cpp:
-		return "{}", true
-	default:
-		// A struct, union or typedef by value: a compound literal is the
-		// zero of any of them (C99).
-		return "(" + strings.Join(words, " ") + "){0}", true
-	}
 }
 
 // mentions reports whether the file uses the identifier word.

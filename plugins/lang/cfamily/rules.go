@@ -21,7 +21,11 @@ type MaskRules struct {
 // directive line is a literal (#define S "/*" no longer opens a comment).
 // "3": a C placeholder casts to void the file statics its body named
 // (statics.go), so -Werror=unused-function builds keep building.
-func (MaskRules) Version() string { return "4" }
+// "5": a coarse guard gives way to a whole-body placeholder of the same
+// function; statics named through the file's macros are cast to void too;
+// an upper-case specifier macro (JSON_INLINE) is no part of a result type.
+// "6": a static declared under conditions is cast to void under them.
+func (MaskRules) Version() string { return "6" }
 
 // Mask implements lang.MaskRules.
 func (r MaskRules) Mask(_ context.Context, in lang.MaskInput) (lang.MaskOutput, error) {

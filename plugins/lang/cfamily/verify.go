@@ -15,8 +15,13 @@ import (
 // classes).
 
 // platformMacros are the macros whose test in an #if, #ifdef or #elif
-// makes a branch platform code.
-var platformMacros = regexp.MustCompile(`\b(_WIN32|_WIN64|WIN32|_WINDOWS|__WINDOWS__|__linux__|__linux|linux|__gnu_linux__|__unix__|__unix|unix|_MSC_VER|__APPLE__|__MACH__|__MINGW32__|__MINGW64__|__CYGWIN__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__sun|__HAIKU__|__ANDROID__|_AIX|_POSIX_VERSION|__EMSCRIPTEN__)\b`)
+// makes a branch platform code. HAVE_* are the results of a build's
+// probes (autoconf's AC_CHECK_FUNCS, CMake's check_symbol_exists): C says
+// "this platform has uselocale, getrandom, arc4random_buf" that way, and a
+// region that runs on one platform only under such a test is platform
+// code (json-c's locale and random seed, expat's entropy), not a false
+// positive for want of a _WIN32.
+var platformMacros = regexp.MustCompile(`\b(HAVE_[A-Z0-9_]+|_WIN32|_WIN64|WIN32|_WINDOWS|__WINDOWS__|__linux__|__linux|linux|__gnu_linux__|__unix__|__unix|unix|_MSC_VER|__APPLE__|__MACH__|__MINGW32__|__MINGW64__|__CYGWIN__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__sun|__HAIKU__|__ANDROID__|_AIX|_POSIX_VERSION|__EMSCRIPTEN__)\b`)
 
 var (
 	cGrammar = braced.Grammar{
