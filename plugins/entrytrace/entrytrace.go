@@ -164,3 +164,19 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// MainArg, as the first argument of any program that links this package
+// on linux/amd64 (the one platform with a tracer)
+// (osbench, its workers, a test binary of osbench's own packages), makes
+// it the tracer instead of itself:
+//
+//	PROGRAM __osbench_entrytrace__ [-select=KIND] RECORD TARGET ARGV...
+//
+// runs ARGV under Trace, watching the tests of the executable TARGET,
+// writes RECORD and exits as ARGV did. KIND names the selector: "go"
+// (GoTest, the default), "rust" (RustTests of TARGET's crate) or "c"
+// (CMain; TARGET is then a directory, and every program run from below it
+// is watched: Command.Within). The test launchers of the go-test and
+// libtest runners and the ctest runner's wrapper use it, with PROGRAM the
+// osbench binary that runs the step.
+const MainArg = "__osbench_entrytrace__"

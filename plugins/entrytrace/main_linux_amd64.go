@@ -10,21 +10,6 @@ import (
 	"syscall"
 )
 
-// MainArg, as the first argument of any program that links this package
-// (osbench, its workers, a test binary of osbench's own packages), makes
-// it the tracer instead of itself:
-//
-//	PROGRAM __osbench_entrytrace__ [-select=KIND] RECORD TARGET ARGV...
-//
-// runs ARGV under Trace, watching the tests of the executable TARGET,
-// writes RECORD and exits as ARGV did. KIND names the selector: "go"
-// (GoTest, the default), "rust" (RustTests of TARGET's crate) or "c"
-// (CMain; TARGET is then a directory, and every program run from below it
-// is watched: Command.Within). The test launchers of the go-test and
-// libtest runners and the ctest runner's wrapper use it, with PROGRAM the
-// osbench binary that runs the step.
-const MainArg = "__osbench_entrytrace__"
-
 // selectors are the selectors -select= names.
 var selectors = map[string]func(target string) func(string) (string, bool){
 	"go":   func(string) func(string) (string, bool) { return GoTest },
