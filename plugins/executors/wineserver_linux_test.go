@@ -74,3 +74,89 @@ func TestWineCommandWrapperKeepsTheStatus(t *testing.T) {
 		})
 	}
 }
+
+// serverOf is a shell function that prints the pid of a wineserver of the
+// command's prefix whose TMPDIR matches the pattern $1 (the program's own,
+// under the launcher: .../osbench-wineserver.*; the command's: its TMPDIR),
+// and that TMPDIR, waiting up to a minute for one.
+const serverOf = `serverOf() {
+	for i in $(seq 600); do
+		for d in /proc/[0-9]*; do
+			case $(cat "$d/comm" 2>/dev/null) in wineserver*) ;; *) continue ;; esac
+			env=$(tr '\0' '\n' <"$d/environ" 2>/dev/null)
+			printf '%s\n' "$env" | grep -qx "WINEPREFIX=$WINEPREFIX" || continue
+			srvtmp=$(printf '%s\n' "$env" | sed -n 's/^TMPDIR=//p')
+			case $srvtmp in $1) echo "${d#/proc/} $srvtmp"; return ;; esac
+		done
+		sleep 0.1
+	done
+	echo "no wineserver with TMPDIR $1 appeared" >&2
+	exit 3
+}
+`
+
+// TestWineServerWatch kills, for real, the wineserver under a running
+// Windows program — the one the Go and cargo launcher gives the program,
+// and the command's own, which plain `wine` (make check, CTest) uses —
+// with SIGINT (what wineserver -k sends: Wine ends the program with status
+// 1 and no word) and SIGKILL (the program hangs for good): the watch says
+// the server was lost, and the launcher kills the hung program. A program
+// that fails on its own while a second wineserver for the same prefix
+// starts and leaves at once (it finds the lock taken) is no loss: the
+// watch follows the server it confirmed, not any server of the prefix.
+func TestWineServerWatch(t *testing.T) {
+	f := sharedWine(t)
+	launcher := testLauncherUsable() == nil
+	const ping = `"ping -n 30 127.0.0.1 >nul"`
+	const kill = `sleep 3
+kill -s "$SIG" "$s"
+wait $p`
+	const secondServer = `sleep 2
+TMPDIR=$srvtmp timeout 20 wineserver -f -p; echo "second server: exit $?"
+wait $p`
+	tests := []struct {
+		name, script string
+		viaLauncher  bool
+		sig          string
+		wantLost     bool
+	}{
+		{"launcher, SIGINT", `go_windows_amd64_exec cmd /c ` + ping + ` & p=$!; set -- $(serverOf "*/osbench-wineserver.*"); s=$1 srvtmp=$2` + "\n" + kill, true, "INT", true},
+		{"launcher, SIGKILL", `go_windows_amd64_exec cmd /c ` + ping + ` & p=$!; set -- $(serverOf "*/osbench-wineserver.*"); s=$1 srvtmp=$2` + "\n" + kill, true, "KILL", true},
+		{"launcher, a failing program and a second server", `go_windows_amd64_exec cmd /c "ping -n 6 127.0.0.1 >nul & exit 1" & p=$!; set -- $(serverOf "*/osbench-wineserver.*"); s=$1 srvtmp=$2` + "\n" + secondServer, true, "", false},
+		// A suite goes on after a program: the command's watch speaks
+		// while the command runs.
+		{"command, SIGINT", `wine cmd /c ` + ping + ` & p=$!; set -- $(serverOf "$TMPDIR"); s=$1 srvtmp=$2` + "\n" + kill + `; st=$?; sleep 2; exit $st`, false, "INT", true},
+		{"command, a failing program and a second server", `wine cmd /c "ping -n 6 127.0.0.1 >nul & exit 1" & p=$!; set -- $(serverOf "$TMPDIR"); s=$1 srvtmp=$2` + "\n" + secondServer + `; st=$?; sleep 2; exit $st`, false, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.viaLauncher && !launcher {
+				t.Skip("no test launcher on this host: the Windows program runs on the command's server")
+			}
+			work := scratchDir(t)
+			cmd := Cmd{
+				Argv: []string{"sh", "-c", serverOf + tt.script}, Dir: work, WorkDir: work,
+				Env: []string{"SIG=" + tt.sig}, Timeout: 3 * time.Minute,
+			}
+			if tt.viaLauncher {
+				cmd.Env, cmd.WritableDirs = append(cmd.Env, f.goEnv...), f.goCaches
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			started := time.Now()
+			res, err := f.wine.Run(context.Background(), cmd)
+			if err != nil || res.TimedOut {
+				t.Fatalf("run = %+v, %v; stderr %s", res, err, stderr.String())
+			}
+			lost := strings.Contains(stderr.String(), WineServerLostMessage)
+			if res.ExitCode == 0 || lost != tt.wantLost {
+				t.Errorf("exit %d, lost server said %v, want a failure and %v; stdout %s; stderr:\n%s", res.ExitCode, lost, tt.wantLost, stdout.String(), stderr.String())
+			}
+			if tt.name == "launcher, SIGKILL" && time.Since(started) > time.Minute {
+				t.Errorf("the program of a SIGKILLed server ended after %v: the launcher did not kill it", time.Since(started))
+			}
+			t.Logf("%v: %s%s", time.Since(started).Round(time.Millisecond), stdout.String(), stderr.String())
+			checkNoLeftovers(t, f.prefix)
+		})
+	}
+}

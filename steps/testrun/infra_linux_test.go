@@ -245,3 +245,56 @@ func TestOOMKilledTestIsInfrastructure(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledWineserverIsInfrastructure runs a Windows program under the
+// wine executor, as make check and CTest do, and kills its wineserver for
+// real while it runs (SIGINT, what wineserver -k sends): Wine ends the
+// program with status 1 and no word, the executor's watch says the server
+// was lost, and the step fails as infrastructure with that cause, was
+// retried, and caches nothing. Without the watch's line the same run is a
+// failing test, cached as the code's.
+func TestKilledWineserverIsInfrastructure(t *testing.T) {
+	for _, tool := range []string{"wine", "wineserver"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	script := `echo "running 1 test"
+wine cmd /c "ping -n 30 127.0.0.1 >nul" & p=$!
+s=
+for i in $(seq 600); do
+	for d in /proc/[0-9]*; do
+		case $(cat "$d/comm" 2>/dev/null) in wineserver*) ;; *) continue ;; esac
+		if tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINEPREFIX"; then s=${d#/proc/}; fi
+	done
+	[ -n "$s" ] && break
+	sleep 0.1
+done
+[ -n "$s" ] || { echo "no wineserver appeared" >&2; exit 3; }
+sleep 3
+kill -INT "$s"
+wait $p || { sleep 2; echo "test t::a ... FAILED"; echo; echo "test result: FAILED. 0 passed; 1 failed; 0 ignored"; exit 101; }
+` + passLines
+	steps := infraTestStep([]string{"sh", "-c", script}, "libtest", "3m", nil)
+	for i, f := range steps[1].Config {
+		switch f.Name {
+		case "platform":
+			steps[1].Config[i].Value = "windows"
+		case "executor":
+			steps[1].Config[i].Value = "wine"
+		}
+	}
+	steps[1].ID = "r/windows/test"
+	rep, e := buildInfra(t, t.TempDir(), steps)
+	r := rep.Step("r/windows/test")
+	log := stepLog(t, e, r)
+	rec, err := e.Cache().GetAction(r.Key)
+	cached := err == nil && !rec.Failed
+	if r.Status != engine.StatusFailed || r.Infra != CauseWine || len(r.Retries) != 1 || cached {
+		t.Fatalf("status %s, infra %q, %d retries, cached %v (%s); want failed, %q, 1 retry, not cached; log:\n%s",
+			r.Status, r.Infra, len(r.Retries), cached, r.Error, CauseWine, log)
+	}
+	if !strings.Contains(r.Error, executors.WineServerLostMessage) {
+		t.Errorf("error %q does not say the wineserver was lost", r.Error)
+	}
+}
