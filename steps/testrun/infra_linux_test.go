@@ -298,3 +298,39 @@ wait $p || { sleep 2; echo "test t::a ... FAILED"; echo; echo "test result: FAIL
 		t.Errorf("error %q does not say the wineserver was lost", r.Error)
 	}
 }
+
+// TestCompileFieldIsItsOwnPhase gives a suite a test budget (2 s) below
+// what compiling it takes (3 s): with the test block's compile command
+// (the cargo preset's cargo test --no-run) the compile runs first under its
+// own budget and the tests pass in time; without it the same compile
+// happens inside the test command and the run is a timeout before any test
+// started (infrastructure, never a result).
+func TestCompileFieldIsItsOwnPhase(t *testing.T) {
+	const compile = `echo "   Compiling ex v0.1.0"; sleep 3; touch compiled`
+	script := `if [ ! -e compiled ]; then ` + compile + `; fi; ` + passLines
+	tests := []struct {
+		name      string
+		compile   bool
+		wantInfra string
+	}{
+		{"with a compile command", true, ""},
+		{"without", false, CauseNotStarted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := infraTestStep([]string{"sh", "-c", script}, "libtest", "2s", nil)
+			if tt.compile {
+				steps[1].Config = append(steps[1].Config, engine.Field{Name: "compile", Value: map[string]any{"argv": []string{"sh", "-c", compile}}})
+			}
+			rep, e := buildInfra(t, t.TempDir(), steps)
+			r := rep.Step("r/linux/test")
+			log := stepLog(t, e, r)
+			if r.Infra != tt.wantInfra || (tt.wantInfra == "") != (r.Status == engine.StatusRan) {
+				t.Fatalf("status %s, infra %q (%s); want infra %q; log:\n%s", r.Status, r.Infra, r.Error, tt.wantInfra, log)
+			}
+			if tt.compile && !strings.Contains(log, "[osbench: compile phase exit 0") {
+				t.Errorf("no compile phase in the log:\n%s", log)
+			}
+		})
+	}
+}
