@@ -18,6 +18,16 @@ package executors
 // tests failing) and lost a task once. A server that lives as long as the
 // command closes that window for good.
 //
+// The first Windows program of a server's session starts Wine's service
+// processes (services.exe, winedevice.exe, plugplay.exe, svchost.exe),
+// which inherit its stdin, stdout and stderr and live as long as the
+// server. Under a persistent server they would hold the first test
+// program's output pipe open for the whole command, and a runner that
+// reads a program's output to its end (CTest, a $(wine ...) in a script)
+// would wait for good; so the wrapper runs one program of its own first
+// (cmd /c exit 0, about a second), with /dev/null for all three, and the
+// services start with those.
+//
 // Why confirmed: the command's programs must find this server, not start
 // their own. The wrapper starts the server, waits until its socket exists
 // (created after the wrapper's own mark, so a socket a killed server left
@@ -93,6 +103,7 @@ const wineCommandWrapper = wineShellHelpers + `if command -v wineserver >/dev/nu
 				echo unconfirmed
 				exit 0
 			fi
+			wine cmd /c exit 0 >/dev/null 2>&1
 			echo confirmed
 			exec >/dev/null
 			wait "$server"

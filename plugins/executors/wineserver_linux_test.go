@@ -160,3 +160,23 @@ wait $p`
 		})
 	}
 }
+
+// TestWineServicesHoldNoOutput: a runner that reads a Windows program's
+// output to its end (CTest, $(wine ...) in a script) gets it at once. The
+// first program of a wineserver's session starts Wine's service processes,
+// which inherit its output and live as long as the server: under the
+// persistent server, unless the executor started them with /dev/null, the
+// first test's pipe stays open for the whole command (CTest waited for its
+// own timeout).
+func TestWineServicesHoldNoOutput(t *testing.T) {
+	f := sharedWine(t)
+	var stdout, stderr bytes.Buffer
+	res, err := f.wine.Run(context.Background(), Cmd{
+		Argv: []string{"sh", "-c", `out=$(wine cmd /c echo hi 2>&1); echo "got $out"`}, WorkDir: scratchDir(t),
+		Stdout: &stdout, Stderr: &stderr, Timeout: 90 * time.Second,
+	})
+	if err != nil || res.TimedOut || res.ExitCode != 0 || !strings.Contains(stdout.String(), "got hi") {
+		t.Fatalf("Run = %+v, %v; stdout %q, stderr %q; want the program's output read to its end", res, err, stdout.String(), stderr.String())
+	}
+	checkNoLeftovers(t, f.prefix)
+}
