@@ -102,6 +102,11 @@ type Command struct {
 // Test is the test command and how to read its output.
 type Test struct {
 	Command
+	// Compile builds the test programs without running them, before the
+	// test command, under a budget of its own (cargo test --no-run); nil
+	// when the runner compiles as it runs (Go's compile phase is derived
+	// from its go test command instead). An argv list in the test's Dir.
+	Compile *Command
 	Parser  string        // parser plugin name, e.g. "go-test-json"
 	Timeout time.Duration // 0 when neither the manifest nor its preset sets one
 	// EvalTimeout bounds the runs of trees the build did not start from:

@@ -87,7 +87,7 @@ var buildSchema = &hcl.BodySchema{
 
 var testSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
-		{Name: "command"}, {Name: "shell"}, {Name: "dir"},
+		{Name: "command"}, {Name: "shell"}, {Name: "dir"}, {Name: "compile"},
 		{Name: "parser"}, {Name: "timeout"}, {Name: "eval_timeout"}, {Name: "skip"}, {Name: "skip_under"}, {Name: "skip_style"}, {Name: "report"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "regex"}},
@@ -163,6 +163,9 @@ type buildBlock struct {
 
 type testBlock struct {
 	Command *lateCommand
+	// Compile is the command that builds the test programs without
+	// running them (an argv list, in the test command's dir).
+	Compile *lateCommand
 	Shell   *setting[string]
 	Dir     *setting[string]
 	Parser  *setting[string]
@@ -406,6 +409,8 @@ func decodeTestBlock(block *hcl.Block, sc *scope) (*testBlock, hcl.Diagnostics) 
 	content, diags := block.Body.Content(testSchema)
 	var d hcl.Diagnostics
 	t.Command, t.Shell, t.Dir, d = decodeCommandAttributes(content, sc)
+	diags = append(diags, d...)
+	t.Compile, d = decodeCommand(content.Attributes["compile"], sc)
 	diags = append(diags, d...)
 	t.Parser, t.ParserLate, d = decodeMaybeLate(content.Attributes["parser"], sc,
 		knownName("parser", sc.known.Parsers, sc.known.ParserNames))

@@ -96,6 +96,7 @@ func mergeTest(base, top *testBlock) *testBlock {
 	}
 	return &testBlock{
 		Command: pick(base.Command, top.Command),
+		Compile: pick(base.Compile, top.Compile),
 		Shell:   pick(base.Shell, top.Shell),
 		Dir:     pick(base.Dir, top.Dir),
 		Parser:  pick(base.Parser, top.Parser),

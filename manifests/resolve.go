@@ -300,6 +300,10 @@ func (r *resolver) resolveTest(prefix string, t *testBlock, in commandInputs, ex
 		return out
 	}
 	out.Argv = r.evalCommand(prefix+"command", t.Command, in, t.Shell)
+	if t.Compile != nil {
+		// An argv list (no shell), run in the test command's dir.
+		out.Compile = &Command{Argv: r.evalCommand(prefix+"compile", t.Compile, in, nil), Dir: out.Dir}
+	}
 	out.EvalTimeout, out.EvalArgv = out.Timeout, out.Argv
 	evalTimeout, ok := use(r, prefix+"eval_timeout", t.EvalTimeout)
 	if ok && out.Timeout > 0 && evalTimeout.Value > out.Timeout {

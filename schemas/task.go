@@ -69,7 +69,13 @@ type TestEnvironment struct {
 	Shell       string   `json:"shell,omitempty"` // bash | pwsh | cmd; "" runs TestCommand as argv
 	Dir         string   `json:"dir,omitempty"`   // slash-separated, relative to the repository root
 	// Build runs before the tests; when it fails every test is build-failed.
-	Build     *Command          `json:"build,omitempty"`
+	Build *Command `json:"build,omitempty"`
+	// Compile builds the test programs without running them (cargo test
+	// --no-run), after Build and before TestCommand, under a budget of its
+	// own, so a slow compile on a loaded machine is never a test timeout;
+	// what does not compile is left for TestCommand to report. Unlike
+	// Build it is the test run's alone (a mask's build check never runs it).
+	Compile   *Command          `json:"compile,omitempty"`
 	Parser    string            `json:"parser"` // test-output parser plugin name
 	Regex     *RegexParser      `json:"regex,omitempty"`
 	Toolchain string            `json:"toolchain"` // pinned toolchain, "" when none is pinned

@@ -51,9 +51,12 @@ locals {
   # $3: what the test programs put before a host path to reach it ("Z:"
   # under Wine); $4: the profile file name, in the runtime's %-patterns;
   # $5: more compiler flags for the platform, separated by spaces; the
-  # rest: libtest's flags. Only cargo writes to stdout (its status lines
-  # too, merged from stderr), where the libtest parser reads it.
-  cargo_test = <<-EOT
+  # rest: libtest's flags (cargo_test only). Only cargo writes to stdout
+  # (its status lines too, merged from stderr), where the libtest parser
+  # reads it. cargo_setup is what both commands set up, so the test command
+  # finds the programs the compile command built (the same target dir,
+  # flags and profile settings) and compiles nothing again.
+  cargo_setup = <<-EOT
     target=$1 coverage_file=$2 host_prefix=$3 profile_name=$4
     read -ra platform_flags <<<"$5"
     shift 5
@@ -67,6 +70,19 @@ locals {
     CARGO_ENCODED_RUSTDOCFLAGS=$CARGO_ENCODED_RUSTFLAGS
     export CARGO_ENCODED_RUSTFLAGS CARGO_ENCODED_RUSTDOCFLAGS
     export LLVM_PROFILE_FILE="$host_prefix$profiles/$profile_name"
+  EOT
+
+  # The compile phase, before the test command under a budget of its own
+  # (a slow compile on a loaded machine is never a test timeout): the test
+  # programs built and not run. The same arguments as cargo_test but the
+  # skip flags; what does not compile is left for cargo_test to report.
+  cargo_compile = <<-EOT
+    ${local.cargo_setup}
+    cargo test --frozen --no-run $${target:+--target "$target"} 2>&1
+  EOT
+
+  cargo_test = <<-EOT
+    ${local.cargo_setup}
     status=0
     cargo test --frozen --no-fail-fast $${target:+--target "$target"} -- --exact "$@" 2>&1 || status=$?
     # The test programs, named by cargo once more (nothing is rebuilt).
@@ -101,6 +117,7 @@ preset "cargo" {
 
     test {
       command = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "", coverage_file, "", "%p-%m.profraw", ""], skip_args)
+      compile = ["bash", "-eo", "pipefail", "-c", local.cargo_compile, "cargo-compile", "", coverage_file, "", "%p-%m.profraw", ""]
       parser  = "libtest"
       timeout = "10m"
       # Masked and patched trees get less (see the go preset).
@@ -127,6 +144,8 @@ preset "cargo" {
       command = concat(["bash", "-eo", "pipefail", "-c", local.cargo_test, "cargo-test", "x86_64-pc-windows-gnu", coverage_file, "Z:", "%p.profraw",
         "--sysroot=${local.windows_rust}/sysroot -C link-dead-code -C link-arg=-wrapper -C link-arg=${local.windows_rust}/bin/lld-collect2"],
       skip_args)
+      compile = ["bash", "-eo", "pipefail", "-c", local.cargo_compile, "cargo-compile", "x86_64-pc-windows-gnu", coverage_file, "Z:", "%p.profraw",
+      "--sysroot=${local.windows_rust}/sysroot -C link-dead-code -C link-arg=-wrapper -C link-arg=${local.windows_rust}/bin/lld-collect2"]
       parser = "libtest"
       # Wine starts each test binary in about 2 s.
       timeout      = "20m"

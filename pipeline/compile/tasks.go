@@ -312,6 +312,9 @@ func environment(p *manifests.Platform) schemas.TestEnvironment {
 			e.BuildTimeout = p.BuildTimeout.String()
 		}
 	}
+	if c := p.Test.Compile; c != nil {
+		e.Compile = &schemas.Command{Argv: nonNilList(c.Argv), Shell: c.Shell, Dir: c.Dir}
+	}
 	if re := p.Test.Regex; re != nil {
 		e.Regex = &schemas.RegexParser{Pattern: re.Pattern, Statuses: re.Statuses}
 	}

@@ -49,6 +49,9 @@ func testConfig(repository, platform, language string, e schemas.TestEnvironment
 	if re := e.Regex; re != nil {
 		cfg.Regex = &testrun.Regex{Pattern: re.Pattern, Statuses: re.Statuses}
 	}
+	if c := e.Compile; c != nil {
+		cfg.Compile = &testrun.Command{Argv: nonNilList(c.Argv), Shell: c.Shell, Dir: c.Dir}
+	}
 	if b := e.Build; b != nil {
 		cfg.Build = &testrun.Command{Argv: nonNilList(b.Argv), Shell: b.Shell, Dir: b.Dir}
 		cfg.BuildTimeout = e.BuildTimeout

@@ -225,7 +225,14 @@ func (w *Wine) Run(ctx context.Context, cmd Cmd) (Result, error) {
 	if tmp, ok := commandTempDir(cmd); ok {
 		env = append(env, "WINETEMP="+windowsPath(tmp), "WINETMP="+windowsPath(tmp))
 	}
+	// The program is looked up here, as Local would: behind the
+	// wineserver wrapper (wineserver.go) a missing one would be the
+	// wrapper's exit 127 instead of the executor's error.
+	if _, err := lookPath(cmd.Argv[0], envValue(env, "PATH")); err != nil {
+		return notRun, fmt.Errorf("wine executor: %w", err)
+	}
 	wineCmd := cmd
+	wineCmd.Argv = wrapWineCommand(cmd.Argv)
 	wineCmd.Env = env
 	wineCmd.ownedDirs = append(slices.Clone(cmd.ownedDirs), lease.prefix)
 	// The prefix stays the command's to write (Wine saves its registry

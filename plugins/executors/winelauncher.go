@@ -20,7 +20,11 @@ import (
 // program gets a wineserver of its own, so its socket goes to a private
 // TMPDIR (Debian's Wine keeps it under TMPDIR): a concurrent program,
 // whose wineserver lives in another PID namespace and dies with it, is
-// never reached.
+// never reached. The launcher starts that server itself and watches it
+// (wineProgramWatch in wineserver.go), so a server lost under the program
+// is said, not taken for the program's failure. Without the test sandbox
+// a program runs on the command's own wineserver, which the executor's
+// wrapper watches.
 //
 // osbench-wine-test is that launcher for any Windows test program: the
 // wine executor makes it the cargo runner of a command whose runner is
@@ -55,7 +59,7 @@ case ${LLVM_PROFILE_FILE:-} in
 esac
 server=$(mktemp -d "${TMPDIR:-/tmp}/osbench-wineserver.XXXXXXXX") || exit 125
 status=0
-TMPDIR=$server "$` + TestSandboxVar + `" wine "$@" || status=$?
+TMPDIR=$server "$` + TestSandboxVar + `" sh -c '` + wineProgramWatch + `' osbench-wine wine "$@" || status=$?
 rm -rf "$server"
 exit "$status"
 `

@@ -65,7 +65,11 @@ var watchPatterns = []struct {
 	{engine.CauseNoSpace, regexp.MustCompile(`(?i)no space left on device|disk quota exceeded`)},
 	// Wine's own fatal messages (dlls/ntdll/unix/server.c, loader.c):
 	// the wineserver went away or never came, or the prefix is unusable.
-	{CauseWine, regexp.MustCompile(`wine client error:|could not exec wineserver|the wine server (never started|failed to run)|a wine server seems to be running, but I cannot connect|the wrong wineserver is still running|cannot report I/O result back to server|wine: could not load kernel32\.dll|is not owned by you|in WINEPREFIX: not an absolute path`)},
+	// The last is the wine executor's watch of the wineserver it started
+	// (plugins/executors/wineserver.go): a server killed under a running
+	// program leaves Wine silent.
+	{CauseWine, regexp.MustCompile(`wine client error:|could not exec wineserver|the wine server (never started|failed to run)|a wine server seems to be running, but I cannot connect|the wrong wineserver is still running|cannot report I/O result back to server|wine: could not load kernel32\.dll|is not owned by you|in WINEPREFIX: not an absolute path|` +
+		regexp.QuoteMeta(executors.WineServerLostMessage))},
 	// Two go commands fetching one toolchain or module into a shared
 	// cache at once (seen: chmod …/toolchain@…/asm: operation not
 	// permitted); the toolchain step's lock prevents most, this catches

@@ -245,3 +245,92 @@ func TestOOMKilledTestIsInfrastructure(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledWineserverIsInfrastructure runs a Windows program under the
+// wine executor, as make check and CTest do, and kills its wineserver for
+// real while it runs (SIGINT, what wineserver -k sends): Wine ends the
+// program with status 1 and no word, the executor's watch says the server
+// was lost, and the step fails as infrastructure with that cause, was
+// retried, and caches nothing. Without the watch's line the same run is a
+// failing test, cached as the code's.
+func TestKilledWineserverIsInfrastructure(t *testing.T) {
+	for _, tool := range []string{"wine", "wineserver"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	script := `echo "running 1 test"
+wine cmd /c "ping -n 30 127.0.0.1 >nul" & p=$!
+s=
+for i in $(seq 600); do
+	for d in /proc/[0-9]*; do
+		case $(cat "$d/comm" 2>/dev/null) in wineserver*) ;; *) continue ;; esac
+		if tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINEPREFIX"; then s=${d#/proc/}; fi
+	done
+	[ -n "$s" ] && break
+	sleep 0.1
+done
+[ -n "$s" ] || { echo "no wineserver appeared" >&2; exit 3; }
+sleep 3
+kill -INT "$s"
+wait $p || { sleep 2; echo "test t::a ... FAILED"; echo; echo "test result: FAILED. 0 passed; 1 failed; 0 ignored"; exit 101; }
+` + passLines
+	steps := infraTestStep([]string{"sh", "-c", script}, "libtest", "3m", nil)
+	for i, f := range steps[1].Config {
+		switch f.Name {
+		case "platform":
+			steps[1].Config[i].Value = "windows"
+		case "executor":
+			steps[1].Config[i].Value = "wine"
+		}
+	}
+	steps[1].ID = "r/windows/test"
+	rep, e := buildInfra(t, t.TempDir(), steps)
+	r := rep.Step("r/windows/test")
+	log := stepLog(t, e, r)
+	rec, err := e.Cache().GetAction(r.Key)
+	cached := err == nil && !rec.Failed
+	if r.Status != engine.StatusFailed || r.Infra != CauseWine || len(r.Retries) != 1 || cached {
+		t.Fatalf("status %s, infra %q, %d retries, cached %v (%s); want failed, %q, 1 retry, not cached; log:\n%s",
+			r.Status, r.Infra, len(r.Retries), cached, r.Error, CauseWine, log)
+	}
+	if !strings.Contains(r.Error, executors.WineServerLostMessage) {
+		t.Errorf("error %q does not say the wineserver was lost", r.Error)
+	}
+}
+
+// TestCompileFieldIsItsOwnPhase gives a suite a test budget (2 s) below
+// what compiling it takes (3 s): with the test block's compile command
+// (the cargo preset's cargo test --no-run) the compile runs first under its
+// own budget and the tests pass in time; without it the same compile
+// happens inside the test command and the run is a timeout before any test
+// started (infrastructure, never a result).
+func TestCompileFieldIsItsOwnPhase(t *testing.T) {
+	const compile = `echo "   Compiling ex v0.1.0"; sleep 3; touch compiled`
+	script := `if [ ! -e compiled ]; then ` + compile + `; fi; ` + passLines
+	tests := []struct {
+		name      string
+		compile   bool
+		wantInfra string
+	}{
+		{"with a compile command", true, ""},
+		{"without", false, CauseNotStarted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := infraTestStep([]string{"sh", "-c", script}, "libtest", "2s", nil)
+			if tt.compile {
+				steps[1].Config = append(steps[1].Config, engine.Field{Name: "compile", Value: map[string]any{"argv": []string{"sh", "-c", compile}}})
+			}
+			rep, e := buildInfra(t, t.TempDir(), steps)
+			r := rep.Step("r/linux/test")
+			log := stepLog(t, e, r)
+			if r.Infra != tt.wantInfra || (tt.wantInfra == "") != (r.Status == engine.StatusRan) {
+				t.Fatalf("status %s, infra %q (%s); want infra %q; log:\n%s", r.Status, r.Infra, r.Error, tt.wantInfra, log)
+			}
+			if tt.compile && !strings.Contains(log, "[osbench: compile phase exit 0") {
+				t.Errorf("no compile phase in the log:\n%s", log)
+			}
+		})
+	}
+}

@@ -131,24 +131,34 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 			}
 		}
 	}
-	if buildOK && cfg.Test.Shell == "" {
+	// The compile phase: the test block's compile command (cargo test
+	// --no-run), or the one derived from a plain go test command.
+	var compile *Command
+	switch {
+	case cfg.Compile != nil:
+		compile = cfg.Compile
+	case cfg.Test.Shell == "":
 		if argv, ok := goCompileArgv(cfg.Test.Argv); ok {
-			res, err := sr.run(Command{Argv: argv, Dir: cfg.Test.Dir}, nil, compileBudget(sr.timeout), false)
-			if err != nil {
-				return nil, false, testRes, nil, nil, err
-			}
-			fmt.Fprintf(logw, "[osbench: compile phase exit %d, timed out %v, %s]\n", res.ExitCode, res.TimedOut, res.Duration.Round(time.Millisecond))
-			if res.TimedOut {
-				return nil, false, testRes, nil, engine.Infra(CauseCompileTimout,
-					fmt.Errorf("compiling the test binaries ran past its budget of %s (the machine was too slow)", compileBudget(sr.timeout))), nil
-			}
-			if ierr := machineFailure(res, sr.watch, -1, -1, false); ierr != nil {
-				return nil, false, testRes, nil, ierr, nil
-			}
-			// A package that does not compile is reported by the test
-			// command itself, per test, as build-failed.
-			sr.watch.reset()
+			compile = &Command{Argv: argv, Dir: cfg.Test.Dir}
 		}
+	}
+	if buildOK && compile != nil {
+		res, err := sr.run(*compile, nil, compileBudget(sr.timeout), false)
+		if err != nil {
+			return nil, false, testRes, nil, nil, err
+		}
+		fmt.Fprintf(logw, "[osbench: compile phase exit %d, timed out %v, %s]\n", res.ExitCode, res.TimedOut, res.Duration.Round(time.Millisecond))
+		if res.TimedOut {
+			return nil, false, testRes, nil, engine.Infra(CauseCompileTimout,
+				fmt.Errorf("compiling the test programs ran past its budget of %s (the machine was too slow)", compileBudget(sr.timeout))), nil
+		}
+		if ierr := machineFailure(res, sr.watch, -1, -1, false); ierr != nil {
+			return nil, false, testRes, nil, ierr, nil
+		}
+		// What does not compile is reported by the test command itself
+		// (go test: build-failed per test; cargo: the build error, every
+		// expected test missing), as without the phase.
+		sr.watch.reset()
 	}
 	if buildOK && cfg.Build != nil {
 		// The build command may run the patch's code (a Makefile, a

@@ -65,9 +65,13 @@ type Config struct {
 	Toolchain  string            `json:"toolchain"`
 	Env        map[string]string `json:"env"`
 	Build      *Command          `json:"build,omitempty"`
-	Test       Command           `json:"test"`
-	Timeout    string            `json:"timeout"` // Go duration
-	Parser     string            `json:"parser"`
+	// Compile builds the test programs without running them, before Test,
+	// under the compile budget (phases.go); absent for most runners, so
+	// their keys are what they were.
+	Compile *Command `json:"compile,omitempty"`
+	Test    Command  `json:"test"`
+	Timeout string   `json:"timeout"` // Go duration
+	Parser  string   `json:"parser"`
 	// ParserVersion is the parser's version (parsers.VersionOf) when it is
 	// not "1": a parser change reruns the runs it parses, and no other.
 	ParserVersion string `json:"parser_version,omitempty"`
