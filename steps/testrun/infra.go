@@ -87,6 +87,9 @@ type watch struct {
 	start   *regexp.Regexp
 	started bool
 	causes  map[string]string // cause → the first line that showed it
+	// disk is the free space of the commands' file system (diskwatch.go),
+	// nil unwatched.
+	disk *diskWatch
 }
 
 const watchLineCap = 4096
@@ -149,6 +152,9 @@ func (w *watch) reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.started, w.causes = false, map[string]string{}
+	if w.disk != nil {
+		w.disk.reset()
+	}
 }
 
 // Started reports whether the run showed a test start, or reported a
@@ -221,6 +227,12 @@ func machineFailure(res executors.Result, w *watch, oomBefore, oomAfter int64, i
 	}
 	if line, ok := w.seen(engine.CauseNoSpace); ok {
 		return engine.Infra(engine.CauseNoSpace, fmt.Errorf("the run's output shows %q", line))
+	}
+	if w.disk != nil {
+		if low := w.disk.lowest(); low >= 0 && low < lowDiskFree {
+			return engine.Infra(engine.CauseNoSpace, fmt.Errorf("the file system of %s had only %s free during the run (below %s): a failure then is the disk's",
+				w.disk.dir, sizeString(low), sizeString(lowDiskFree)))
+		}
 	}
 	if line, ok := w.seen(CauseWine); ok && isWine {
 		return engine.Infra(CauseWine, fmt.Errorf("wine said %q", line))

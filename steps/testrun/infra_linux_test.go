@@ -156,6 +156,35 @@ func TestFullDiskDuringTheTests(t *testing.T) {
 	}
 }
 
+// TestFullDiskSaysNothing: a run that fails while its disk is full, and
+// whose output never says so (a build tool's "Cannot open file for
+// write", dd's own words thrown away), fails as infrastructure from the
+// disk watch alone: not cached, retried, with the free space in its cause.
+// Without the watch the same run is a cached failing test.
+func TestFullDiskSaysNothing(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=24m", "osbench-test-full", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	// The disk stays full for a second and a half, longer than a sample
+	// period: a real spell lasts minutes.
+	script := `echo "running 1 test"; dd if=/dev/zero of=big bs=1M count=32 >/dev/null 2>&1; sleep 1.5; rm -f big; ` +
+		`echo "CMake Error: Cannot open file for write: CMakeFiles/cmTC.dir/build.make"; echo "test t ... FAILED"; exit 101`
+	steps := infraTestStep([]string{"sh", "-c", script}, "libtest", "1m", nil)
+	rep, e := buildInfra(t, filepath.Join(dir, "cache"), steps)
+	r := rep.Step("r/linux/test")
+	if r.Status != engine.StatusFailed || r.Infra != engine.CauseNoSpace || len(r.Retries) != 1 {
+		t.Fatalf("status %s, infra %q, %d retries (%s); want failed, %q, 1 retry; log:\n%s", r.Status, r.Infra, len(r.Retries), r.Error, engine.CauseNoSpace, stepLog(t, e, r))
+	}
+	if !strings.Contains(r.Error, "free during the run") {
+		t.Errorf("the cause does not name the free space: %s", r.Error)
+	}
+}
+
 // TestSlowCompileIsNotATestTimeout gives a Go suite a test budget (10 s)
 // below what compiling it takes: -toolexec makes the compile of its
 // package sleep 20 s (the budget of a loaded machine, made certain). The

@@ -259,6 +259,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// What the commands print is watched for the machine's marks and the
 	// first test's start (infra.go).
 	watch := newWatch(cfg.Parser)
+	watch.disk = newDiskWatch(rc.WorkDir)
 	run := func(c Command, out io.Writer, limit time.Duration, quiet bool) (executors.Result, error) {
 		argv, err := commandArgv(c)
 		if err != nil {
@@ -277,11 +278,13 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		case out != nil:
 			stdoutW = io.MultiWriter(outR, logR)
 		}
+		stopDisk := watch.disk.during()
 		res, err := ex.Run(ctx, executors.Cmd{
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: io.MultiWriter(stdoutW, watch.stream()), Stderr: io.MultiWriter(logR, watch.stream()), Timeout: limit, User: cfg.User,
 			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow, HiddenPaths: hidden,
 		})
+		stopDisk()
 		if ferr := errors.Join(logR.Flush(), outR.Flush()); ferr != nil && err == nil {
 			err = ferr
 		}
