@@ -291,7 +291,7 @@ func whiteOut(shared, upper string, hidden []string) error {
 				return fmt.Errorf("hiding %s: %w", h, err)
 			}
 		}
-		err := unix.Mknod(filepath.Join(upper, rel), unix.S_IFCHR|0o000, 0)
+		err := unix.Mknod(filepath.Join(upper, rel), unix.S_IFCHR, 0)
 		if err != nil && !errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("hiding %s: %w", h, err)
 		}
