@@ -121,22 +121,7 @@ func cEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, raw 
 		return results
 	}
 	mains := gcovMainCounts(raw)
-	program := map[string]string{} // test name → target
-	for _, d := range defs.Tests {
-		for _, arg := range d.Command {
-			base := strings.TrimSuffix(path.Base(strings.ReplaceAll(arg, `\`, "/")), ".exe")
-			if _, ok := mains[base]; ok {
-				program[d.Name] = base
-				break
-			}
-		}
-	}
-	passes := map[string]int64{}
-	for _, r := range results {
-		if p, ok := program[r.ID]; ok && r.Status == schemas.StatusPass {
-			passes[p]++
-		}
-	}
+	program, passes := testPrograms(defs, results, func(base string) bool { _, ok := mains[base]; return ok }, true)
 	for i := range results {
 		r := &results[i]
 		p, ok := program[r.ID]
@@ -145,4 +130,32 @@ func cEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, raw 
 		}
 	}
 	return results
+}
+
+// testPrograms maps each test of the definitions to the program its CTest
+// command runs — the base name of the first argument that known holds,
+// ".exe" trimmed when trimExe (a Windows target) — and counts the passing
+// results of each program. Both kinds of evidence compare that count with
+// how often the program's main ran (gcov's counts, the entry tracer's).
+func testPrograms(defs *schemas.TestDefinitions, results []schemas.TestResult, known func(base string) bool, trimExe bool) (program map[string]string, passes map[string]int64) {
+	program = map[string]string{} // test name → program
+	for _, d := range defs.Tests {
+		for _, arg := range d.Command {
+			base := path.Base(strings.ReplaceAll(arg, `\`, "/"))
+			if trimExe {
+				base = strings.TrimSuffix(base, ".exe")
+			}
+			if known(base) {
+				program[d.Name] = base
+				break
+			}
+		}
+	}
+	passes = map[string]int64{}
+	for _, r := range results {
+		if p, ok := program[r.ID]; ok && r.Status == schemas.StatusPass {
+			passes[p]++
+		}
+	}
+	return program, passes
 }

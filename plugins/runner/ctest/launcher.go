@@ -114,25 +114,11 @@ func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, 
 	if defs == nil {
 		return results
 	}
-	program := map[string]string{} // test name → program
-	for _, d := range defs.Tests {
-		for _, arg := range d.Command {
-			if base := path.Base(strings.ReplaceAll(arg, `\`, "/")); armed[base] {
-				program[d.Name] = base
-				break
-			}
-		}
-	}
-	passes := map[string]int{}
-	for _, r := range results {
-		if p, ok := program[r.ID]; ok && r.Status == schemas.StatusPass {
-			passes[p]++
-		}
-	}
+	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] }, false)
 	for i := range results {
 		r := &results[i]
 		p, ok := program[r.ID]
-		if ok && r.Status == schemas.StatusPass && entries[p] < passes[p] {
+		if ok && r.Status == schemas.StatusPass && int64(entries[p]) < passes[p] {
 			runner.Deny(r, fmt.Sprintf("reported as passing, but processes of its program %s entered main %d time(s) for %d passing test(s) (seen from outside the programs by osbench's entry tracer)", p, entries[p], passes[p]))
 		}
 	}
