@@ -121,10 +121,7 @@ func TestCEntryEvidence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]schemas.TestResult{}
-			for _, r := range ev.results {
-				got[r.ID] = r
-			}
+			got := resultsByID(ev.results)
 			one, two := got["one_is_one"], got["two_is_two"]
 			switch {
 			case tc.forger == "":

@@ -179,10 +179,7 @@ func TestRustEntryEvidence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]schemas.TestResult{}
-			for _, r := range ev.results {
-				got[r.ID] = r
-			}
+			got := resultsByID(ev.results)
 			a, always := got["src/lib.rs/tests::a_is_two"], got["src/lib.rs/tests::always"]
 			switch {
 			case tc.forger == "":

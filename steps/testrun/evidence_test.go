@@ -191,10 +191,7 @@ func TestGoLauncherEvidence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]schemas.TestResult{}
-			for _, r := range ev.results {
-				got[r.ID] = r
-			}
+			got := resultsByID(ev.results)
 			if b := got["ex/b/TestB"]; b.Status != schemas.StatusPass || b.Evidence != schemas.EvidenceRan {
 				t.Errorf("TestB = %+v, want an evidenced pass", b)
 			}
@@ -228,4 +225,13 @@ func goRunner(t *testing.T) *runner.Runner {
 		t.Fatal(err)
 	}
 	return rn
+}
+
+// resultsByID indexes a run's results by test ID.
+func resultsByID(results []schemas.TestResult) map[string]schemas.TestResult {
+	got := map[string]schemas.TestResult{}
+	for _, r := range results {
+		got[r.ID] = r
+	}
+	return got
 }
