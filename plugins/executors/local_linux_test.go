@@ -20,7 +20,9 @@ import (
 func processState(t *testing.T, pid int) string {
 	t.Helper()
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if errors.Is(err, os.ErrNotExist) {
+	// A process that exits while we look reads as ENOENT or, when its
+	// /proc entry is already half torn down, as ESRCH: both mean gone.
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
 		return ""
 	}
 	if err != nil {
