@@ -130,6 +130,16 @@ type Result struct {
 	// Local.MemoryLimit): the machine's doing, whatever the exit status
 	// shows (go test reports a test binary killed so as "signal: killed").
 	OOMKills int
+	// CPUTime is the CPU time the command's processes used, and CPUWait
+	// how long at least one of them was runnable but waited for a CPU
+	// (the kernel's pressure stall information), both read from the
+	// command's own cgroup (CPUScope CPUScopeCommand; cpuwait_linux.go).
+	// Without one, CPUWait is the whole host's stall during the run
+	// (CPUScopeHost), which says nothing of the command's own, and
+	// CPUTime is 0; CPUScope "" means neither is known. They describe
+	// the run and never enter a key.
+	CPUTime, CPUWait time.Duration
+	CPUScope         string
 }
 
 // Executor runs commands on one platform.

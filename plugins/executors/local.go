@@ -208,6 +208,7 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 			res.Signal = sig
 		}
 		res.OOMKills = sb.oomKills()
+		res.CPUTime, res.CPUWait, res.CPUScope = sb.cpuFigures()
 	}
 	switch cause {
 	case stopTimeout:

@@ -61,6 +61,9 @@ type sandbox struct {
 	// mem is the command's memory cgroup (memlimit_linux.go), nil when
 	// it has none.
 	mem *memCgroup
+	// cpu is where the command's CPU figures come from
+	// (cpuwait_linux.go).
+	cpu cpuAccount
 }
 
 // cleanup releases what the command needed while it ran; call it once the
@@ -71,6 +74,9 @@ func (sb *sandbox) cleanup() {
 	}
 	if sb != nil && sb.mem != nil {
 		sb.mem.remove()
+	}
+	if sb != nil && sb.cpu.cg != nil {
+		sb.cpu.cg.remove() // fine when it was the memory cgroup too
 	}
 }
 
@@ -123,6 +129,17 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 			warnOnce("steps run without a memory limit: " + err.Error())
 		}
 	}
+	if namespaces {
+		switch {
+		case sb.mem != nil && sb.mem.v2:
+			sb.cpu.cg = sb.mem.cgroupDir // one cgroup2 cgroup per command
+		default:
+			if sb.cpu.cg, err = newCPUCgroup(); err != nil {
+				sb.cpu.cg = nil
+				warnOnce(noCPUCgroup + err.Error())
+			}
+		}
+	}
 	switch {
 	case sb.spec.View:
 		sb.spec.Mounts = viewMounts(req.cmd, c, who, req.launcher, cow)
@@ -173,10 +190,21 @@ func (sb *sandbox) started(pid int) error {
 	if sb.mem != nil {
 		if err := sb.mem.add(pid); err != nil {
 			warnOnce("a step runs without its memory limit: " + err.Error())
+			if sb.cpu.cg == sb.mem.cgroupDir {
+				sb.cpu.cg = nil
+			}
 			sb.mem.remove()
 			sb.mem = nil
 		}
 	}
+	if sb.cpu.cg != nil && (sb.mem == nil || sb.cpu.cg != sb.mem.cgroupDir) {
+		if err := sb.cpu.cg.add(pid); err != nil {
+			warnOnce(noCPUCgroup + err.Error())
+			sb.cpu.cg.remove()
+			sb.cpu.cg = nil
+		}
+	}
+	sb.cpu.start()
 	b, err := json.Marshal(sb.spec)
 	if err != nil {
 		return err
@@ -201,6 +229,17 @@ func (sb *sandbox) oomKills() int {
 		return 0
 	}
 	return sb.mem.oomKills()
+}
+
+// noCPUCgroup starts the warning of a command without a cgroup2 cgroup
+// of its own.
+const noCPUCgroup = "steps run without a cgroup2 cgroup of their own, so a test phase that timed out " +
+	"while starved of CPU cannot be told from one that hung (the host's CPU stall is reported instead): "
+
+// cpuFigures is the command's CPU time and CPU wait, and whose wait it
+// is; call it once the init has exited.
+func (sb *sandbox) cpuFigures() (used, wait time.Duration, scope string) {
+	return sb.cpu.figures()
 }
 
 // exitStatus reads how the command ended, once the init has exited: its

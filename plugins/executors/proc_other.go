@@ -47,11 +47,12 @@ func wrapInSandbox(_ *exec.Cmd, _ runUser, _ time.Duration, req sandboxRequest) 
 	return nil, nil
 }
 
-func (*sandbox) started(int) error             { return nil }
-func (*sandbox) oomKills() int                 { return 0 }
-func (*sandbox) abandon()                      {}
-func (*sandbox) cleanup()                      {}
-func (*sandbox) exitStatus() (int, int, error) { return -1, 0, nil }
+func (*sandbox) started(int) error                                    { return nil }
+func (*sandbox) oomKills() int                                        { return 0 }
+func (*sandbox) cpuFigures() (used, wait time.Duration, scope string) { return 0, 0, "" }
+func (*sandbox) abandon()                                             {}
+func (*sandbox) cleanup()                                             {}
+func (*sandbox) exitStatus() (int, int, error)                        { return -1, 0, nil }
 
 // testLauncherUsable: the test launcher needs Linux namespaces.
 func testLauncherUsable() error { return errors.New("the test launcher needs Linux namespaces") }

@@ -225,6 +225,12 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 		return nil, false, testRes, nil, engine.Infra(CauseNotStarted,
 			fmt.Errorf("the test command ran %s without starting a test (still building or downloading)", testRes.Duration.Round(time.Second))), nil
 	}
+	if testRes.TimedOut {
+		logCPU(logw, testRes)
+		if ierr := starvedTimeout(testRes, commandCPUs()); ierr != nil {
+			return nil, false, testRes, nil, ierr, nil
+		}
+	}
 	results = applyOutcome(parseResults, testRes)
 	if cfg.Coverage != "" {
 		raw, err := readUntrusted(sr.repo, cfg.Coverage)
