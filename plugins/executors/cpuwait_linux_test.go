@@ -1,0 +1,94 @@
+package executors
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// pinnedSpinners starts n busy loops pinned to one CPU of this process's
+// and returns that CPU: a command pinned there too waits for it most of
+// the time, whatever else the machine does (more load only makes it wait
+// longer). They are killed when the test ends.
+func pinnedSpinners(t *testing.T, n int) int {
+	t.Helper()
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		t.Fatal(err)
+	}
+	cpu := -1
+	for i := 0; i < 1024; i++ {
+		if set.IsSet(i) {
+			cpu = i
+		}
+	}
+	if cpu < 0 {
+		t.Fatal("no CPU in this process's affinity set")
+	}
+	for i := 0; i < n; i++ {
+		c := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	}
+	return cpu
+}
+
+// TestCPUFiguresTellSleepFromStarvation runs, beside busy loops pinned
+// to one CPU, a command that sleeps and one that spins on that CPU: both
+// have their own cgroup's figures; the sleeper waited for a CPU for a
+// small part of its run, the spinner for most of it while it used little.
+// The per-command cgroups are gone afterwards.
+func TestCPUFiguresTellSleepFromStarvation(t *testing.T) {
+	requireRoot(t)
+	parent, err := ownCgroupDir("")
+	if err != nil {
+		t.Skipf("no cgroup2 hierarchy: %v", err)
+	}
+	cpu := strconv.Itoa(pinnedSpinners(t, 4))
+	tests := []struct {
+		name    string
+		argv    []string
+		timeout time.Duration
+		starved bool
+	}{
+		{"sleeps", []string{"taskset", "-c", cpu, "sleep", "4"}, 0, false},
+		{"spins on the busy CPU", []string{"taskset", "-c", cpu, "sh", "-c", "while :; do :; done"}, 4 * time.Second, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newTestLocal(t)
+			res, err := l.Run(context.Background(), Cmd{Argv: tt.argv, WorkDir: scratchDir(t), Timeout: tt.timeout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wall %s, cpu wait %s, cpu time %s, scope %q", res.Duration, res.CPUWait, res.CPUTime, res.CPUScope)
+			if res.CPUScope != CPUScopeCommand {
+				t.Fatalf("scope %q, want %q", res.CPUScope, CPUScopeCommand)
+			}
+			// Half the wall time: the sleeper's wait is its start-up
+			// (well under a second even at load 20), the spinner's is
+			// about 4/5 of its run.
+			if got := res.CPUWait > res.Duration/2; got != tt.starved {
+				t.Errorf("waited %s of %s: starved %v, want %v", res.CPUWait, res.Duration, got, tt.starved)
+			}
+			if tt.starved && res.CPUTime > res.Duration/2 {
+				t.Errorf("used %s of CPU in %s pinned beside 4 busy loops", res.CPUTime, res.Duration)
+			}
+			left, _ := filepath.Glob(filepath.Join(parent, "osbench-"+strconv.Itoa(os.Getpid())+"-*"))
+			if len(left) > 0 {
+				t.Errorf("cgroups left behind: %v", left)
+			}
+		})
+	}
+}

@@ -1,0 +1,97 @@
+//go:build linux
+
+package testrun
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/osbench/osbench/engine"
+	"golang.org/x/sys/unix"
+)
+
+// busyCPU starts n busy loops pinned to one CPU of this process's and
+// returns that CPU; they are killed when the test ends. A command pinned
+// there waits for the CPU most of the time however loaded the rest of the
+// machine is: more load only makes it wait longer.
+func busyCPU(t *testing.T, n int) int {
+	t.Helper()
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		t.Fatal(err)
+	}
+	cpu := -1
+	for i := 0; i < 1024; i++ {
+		if set.IsSet(i) {
+			cpu = i
+		}
+	}
+	for i := 0; i < n; i++ {
+		c := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	}
+	return cpu
+}
+
+// TestStarvedTimeoutIsInfrastructure runs two suites that time out on a
+// CPU kept busy by four loops: one whose test sleeps (a deadlock waits for
+// no CPU, loaded machine or not) is the code's hang, reproduced and
+// cached as before; one whose test spins on the busy CPU, waiting for it
+// most of its run, is the machine's: an infrastructure failure with the
+// figures, retried, not cached.
+func TestStarvedTimeoutIsInfrastructure(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("per-command cgroups need a root osbench")
+	}
+	cpu := strconv.Itoa(busyCPU(t, 4))
+	tests := []struct {
+		name      string
+		script    string
+		wantInfra string
+		wantLog   string
+	}{
+		{"a sleeping hang on a busy CPU is the code's", `echo "running 1 test"; exec taskset -c ` + cpu + ` sleep 120`, "", "the timeout reproduced"},
+		{"a run starved of CPU is the machine's", `echo "running 1 test"; exec taskset -c ` + cpu + ` sh -c 'while :; do :; done'`, CauseStarved, "cpu starved: waited"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			// 10s: the starved run waits about 8s of it, past the
+			// least wait that counts (minStarvedWait).
+			rep, e := buildInfra(t, t.TempDir(), infraTestStep([]string{"sh", "-c", tt.script}, "libtest", "10s", nil))
+			r := rep.Step("r/linux/test")
+			log := stepLog(t, e, r)
+			for _, line := range strings.Split(log, "\n") {
+				if strings.Contains(line, "[osbench: cpu of") {
+					t.Log(line)
+				}
+			}
+			if r.Infra != tt.wantInfra {
+				t.Fatalf("infra %q (status %s, error %q), want %q; log:\n%s", r.Infra, r.Status, r.Error, tt.wantInfra, log)
+			}
+			if !strings.Contains(log, tt.wantLog) || !strings.Contains(log, "[osbench: cpu of the timed-out run: waited") {
+				t.Errorf("log lacks %q or the CPU figures:\n%s", tt.wantLog, log)
+			}
+			rec, err := e.Cache().GetAction(r.Key)
+			cached := err == nil && !rec.Failed
+			if tt.wantInfra != "" {
+				if r.Status != engine.StatusFailed || len(r.Retries) != 1 || cached {
+					t.Errorf("status %s, %d retries, cached %v; want failed, 1 retry, not cached", r.Status, len(r.Retries), cached)
+				}
+				return
+			}
+			if r.Status != engine.StatusRan || !cached || len(r.Retries) != 0 {
+				t.Errorf("status %s (%s), cached %v, %d retries; want ran, cached, none; log:\n%s", r.Status, r.Error, cached, len(r.Retries), log)
+			}
+		})
+	}
+}
