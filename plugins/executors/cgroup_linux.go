@@ -30,14 +30,28 @@ var cgroupSeq atomic.Int64
 func newCgroupDir(parent string) (*cgroupDir, error) {
 	dir := filepath.Join(parent, fmt.Sprintf("osbench-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("creating a cgroup below %s: %w", parent, withoutPath(err))
 	}
 	return &cgroupDir{dir: dir}, nil
 }
 
+// withoutPath drops the path of a file error: a warning that names one
+// command's cgroup would be said for every command (warnOnce says each
+// distinct text once).
+func withoutPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // add moves pid, and so all it starts from then on, into the cgroup.
 func (c *cgroupDir) add(pid int) error {
-	return os.WriteFile(filepath.Join(c.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644)
+	if err := os.WriteFile(filepath.Join(c.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644); err != nil {
+		return fmt.Errorf("moving the command into a cgroup below %s: %w", filepath.Dir(c.dir), withoutPath(err))
+	}
+	return nil
 }
 
 // read reads one of the cgroup's files.

@@ -36,7 +36,7 @@ func newMemCgroup(limit int64) (*memCgroup, error) {
 	}
 	if err := os.WriteFile(filepath.Join(m.dir, file), []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
 		m.remove()
-		return nil, fmt.Errorf("setting the memory limit: %w", err)
+		return nil, fmt.Errorf("setting the memory limit: %w", withoutPath(err))
 	}
 	return m, nil
 }
