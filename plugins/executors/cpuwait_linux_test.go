@@ -92,3 +92,29 @@ func TestCPUFiguresTellSleepFromStarvation(t *testing.T) {
 		})
 	}
 }
+
+// TestPressureTotal reads the total of a pressure file's line, and says
+// so when there is none to read rather than taking a 0.
+func TestPressureTotal(t *testing.T) {
+	tests := []struct {
+		name, in, kind string
+		want           int64
+		ok             bool
+	}{
+		{"some", "some avg10=1.00 avg60=0.50 avg300=0.10 total=71797409\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=12\n", "some", 71797409, true},
+		{"full", "some avg10=1.00 avg60=0.50 avg300=0.10 total=7\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=12\n", "full", 12, true},
+		{"no such line", "full avg10=0.00 total=12\n", "some", 0, false},
+		{"no total", "some avg10=1.00 avg60=0.50\n", "some", 0, false},
+		{"not a number", "some avg10=1.00 total=lots\n", "some", 0, false},
+		{"negative", "some total=-4\n", "some", 0, false},
+		{"empty", "", "some", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := pressureTotal([]byte(tt.in), tt.kind)
+			if ok != tt.ok || (ok && got != tt.want) {
+				t.Fatalf("pressureTotal = %d, %v; want %d, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
