@@ -135,7 +135,6 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 			sb.cpu.cg = sb.mem.cgroupDir // one cgroup2 cgroup per command
 		default:
 			if sb.cpu.cg, err = newCPUCgroup(); err != nil {
-				sb.cpu.cg = nil
 				warnOnce(noCPUCgroup + err.Error())
 			}
 		}
@@ -152,8 +151,8 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 	default:
 		warnOnce("osbench is not root: steps run as its own user, with the host's network and its whole file " +
 			"system (read-only and copy-on-write dirs are writable), share /tmp and can reach each other's work " +
-			"directories; leftover processes are killed through a child subreaper, which a kill -9 of osbench escapes " +
-			"(docs/security.md)")
+			"directories; leftover processes are killed through a child subreaper, which a kill -9 of osbench escapes; " +
+			"a test phase that timed out while starved of CPU cannot be told from one that hung (docs/security.md)")
 	}
 	// The init's own binary, whatever happened to the file since osbench
 	// started (a rebuild replaces it).
