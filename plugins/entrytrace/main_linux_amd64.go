@@ -43,7 +43,7 @@ func tracerMain(args []string) int {
 		wine, args = true, args[1:]
 	}
 	selector, known := selectors[kind]
-	if len(args) < 3 || !known || (wine && kind == "c") {
+	if len(args) < 3 || !known {
 		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s [-select=go|rust|c] [-wine] RECORD TARGET ARGV...\n", MainArg)
 		return 2
 	}

@@ -1,0 +1,128 @@
+package executors
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osbench/osbench/plugins/entrytrace"
+)
+
+// entryTracedC is a mingw C program for the Windows entry tracer: main
+// calls helper and never never; it exits 7.
+const entryTracedC = `#include <stdio.h>
+int helper(int x) { return x * 2; }
+int never(void) { return 3; }
+int main(void) { printf("helper %d\n", helper(21)); return 7; }
+`
+
+// TestWineEntryTracer runs Windows programs under the prefix's entry
+// tracer (osbench-entrytrace.exe, built by the prefix's creation), through
+// the tracer's Linux side (this test binary, which links
+// plugins/entrytrace, as osbench does) and go_windows_amd64_exec: a Go
+// 1.25 test binary whose tests start goroutines on many threads, are
+// preempted and recover from an access violation (plugins/entrytrace/
+// testdata/winsuite), and a mingw C program. The records name the
+// functions entered and not the one never called, and each program's
+// output and exit status are its own.
+func TestWineEntryTracer(t *testing.T) {
+	f := sharedWine(t)
+	work := scratchDir(t)
+	// This test binary is the tracer's Linux side; the run user needs to
+	// execute it.
+	tracer := filepath.Join(f.stateDir, "entrytracer")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tracer, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := filepath.Abs(filepath.Join("..", "entrytrace", "testdata", "winsuite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := filepath.Join(f.stateDir, "winsuite-build")
+	if err := os.MkdirAll(build, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res, err := f.wine.Run(context.Background(), Cmd{
+		Argv: []string{"go", "test", "-c", "-o", filepath.Join(build, "winsuite.test.exe"), "."}, Dir: src, WorkDir: build,
+		Env: f.goEnv, WritableDirs: f.goCaches, Stdout: &out, Stderr: &out, Timeout: 10 * time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("building the Windows test suite: %+v, %v\n%s", res, err, out.String())
+	}
+	if err := os.WriteFile(filepath.Join(build, "c.c"), []byte(entryTracedC), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	res, err = f.wine.Run(context.Background(), Cmd{
+		Argv: []string{mingwCC, "-O0", "-o", "c.exe", "c.c"}, Dir: build, WorkDir: build,
+		Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("building the C program: %+v, %v\n%s", res, err, out.String())
+	}
+	for _, tt := range []struct {
+		name, selector, program string
+		args                    []string
+		exit                    int
+		output                  []string
+		entered, notEntered     []string
+	}{
+		{"go", "go", "winsuite.test.exe", []string{"-test.v", "-test.run=TestAdd|TestParallel|TestRecovered|TestExternal|ExampleAdd"}, 0,
+			[]string{"--- PASS: TestParallel/7", "--- PASS: TestRecovered", "--- PASS: ExampleAdd", "\nPASS\n"},
+			[]string{"TestAdd", "TestParallel", "TestRecovered", "TestExternal", "ExampleAdd"}, []string{"TestNeverSelected"}},
+		{"c", "c", "c.exe", nil, 7, []string{"helper 42"}, []string{"main"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			records := filepath.Join(work, tt.name)
+			if err := os.MkdirAll(records, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			record := filepath.Join(records, "entries")
+			prog := filepath.Join(build, tt.program)
+			argv := append([]string{tracer, entrytrace.MainArg, "-select=" + tt.selector, "-wine", record, prog, "go_windows_amd64_exec", prog}, tt.args...)
+			var stdout, stderr bytes.Buffer
+			res, err := f.wine.Run(context.Background(), Cmd{
+				Argv: argv, Dir: build, WorkDir: work, Stdout: &stdout, Stderr: &stderr, Timeout: 5 * time.Minute,
+			})
+			if err != nil || res.TimedOut || res.ExitCode != tt.exit {
+				t.Fatalf("traced %s = %+v, %v (want exit %d)\n%s%s", tt.program, res, err, tt.exit, stdout.String(), stderr.String())
+			}
+			for _, o := range tt.output {
+				if !strings.Contains(stdout.String(), o) {
+					t.Errorf("output lacks %q:\n%s", o, stdout.String())
+				}
+			}
+			b, err := os.ReadFile(record)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := entrytrace.ParseRecord(b)
+			if rec == nil {
+				t.Fatalf("no record of a traced run:\n%s\n%s", b, stderr.String())
+			}
+			for _, n := range tt.entered {
+				if !rec.Entered[n] {
+					t.Errorf("%s not entered:\n%s", n, b)
+				}
+			}
+			for _, n := range tt.notEntered {
+				if !rec.NotEntered(n) {
+					t.Errorf("%s not armed, or entered:\n%s", n, b)
+				}
+			}
+		})
+	}
+}
