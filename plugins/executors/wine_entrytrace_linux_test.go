@@ -32,47 +32,7 @@ int main(void) { printf("helper %d\n", helper(21)); return 7; }
 func TestWineEntryTracer(t *testing.T) {
 	f := sharedWine(t)
 	work := scratchDir(t)
-	// This test binary is the tracer's Linux side; the run user needs to
-	// execute it.
-	tracer := filepath.Join(f.stateDir, "entrytracer")
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(tracer, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := filepath.Abs(filepath.Join("..", "entrytrace", "testdata", "winsuite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	build := filepath.Join(f.stateDir, "winsuite-build")
-	if err := os.MkdirAll(build, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	res, err := f.wine.Run(context.Background(), Cmd{
-		Argv: []string{"go", "test", "-c", "-o", filepath.Join(build, "winsuite.test.exe"), "."}, Dir: src, WorkDir: build,
-		Env: f.goEnv, WritableDirs: f.goCaches, Stdout: &out, Stderr: &out, Timeout: 10 * time.Minute,
-	})
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("building the Windows test suite: %+v, %v\n%s", res, err, out.String())
-	}
-	if err := os.WriteFile(filepath.Join(build, "c.c"), []byte(entryTracedC), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out.Reset()
-	res, err = f.wine.Run(context.Background(), Cmd{
-		Argv: []string{mingwCC, "-O0", "-o", "c.exe", "c.c"}, Dir: build, WorkDir: build,
-		Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute,
-	})
-	if err != nil || res.ExitCode != 0 {
-		t.Fatalf("building the C program: %+v, %v\n%s", res, err, out.String())
-	}
+	tracer, build := entryTracerPrograms(t, f)
 	for _, tt := range []struct {
 		name, selector, program string
 		args                    []string
@@ -121,6 +81,87 @@ func TestWineEntryTracer(t *testing.T) {
 			for _, n := range tt.notEntered {
 				if !rec.NotEntered(n) {
 					t.Errorf("%s not armed, or entered:\n%s", n, b)
+				}
+			}
+		})
+	}
+}
+
+// entryTracerPrograms builds what the entry tracer's tests and benchmark
+// run, once per fixture: the tracer's Linux side (this test binary, which
+// links plugins/entrytrace as osbench does, copied where the run user may
+// execute it), the winsuite test binary and the C program, in build.
+func entryTracerPrograms(t testing.TB, f *wineFixture) (tracer, build string) {
+	t.Helper()
+	tracer = filepath.Join(f.stateDir, "entrytracer")
+	build = filepath.Join(f.stateDir, "winsuite-build")
+	if _, err := os.Stat(filepath.Join(build, "c.exe")); err == nil {
+		return tracer, build
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tracer, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := filepath.Abs(filepath.Join("..", "entrytrace", "testdata", "winsuite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(build, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res, err := f.wine.Run(context.Background(), Cmd{
+		Argv: []string{"go", "test", "-c", "-o", filepath.Join(build, "winsuite.test.exe"), "."}, Dir: src, WorkDir: build,
+		Env: f.goEnv, WritableDirs: f.goCaches, Stdout: &out, Stderr: &out, Timeout: 10 * time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("building the Windows test suite: %+v, %v\n%s", res, err, out.String())
+	}
+	if err := os.WriteFile(filepath.Join(build, "c.c"), []byte(entryTracedC), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	res, err = f.wine.Run(context.Background(), Cmd{
+		Argv: []string{mingwCC, "-O0", "-o", "c.exe", "c.c"}, Dir: build, WorkDir: build,
+		Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("building the C program: %+v, %v\n%s", res, err, out.String())
+	}
+	return tracer, build
+}
+
+// BenchmarkWineEntryTracer runs the winsuite test binary (its passing
+// tests, parallel ones included) under Wine plainly and under the Windows
+// entry tracer, side by side, each through go_windows_amd64_exec with a
+// wineserver of its own as go test runs it: the cost of entry evidence
+// for a Windows Go package (make bench).
+func BenchmarkWineEntryTracer(b *testing.B) {
+	f := sharedWine(b)
+	tracer, build := entryTracerPrograms(b, f)
+	work := scratchDir(b)
+	prog := filepath.Join(build, "winsuite.test.exe")
+	args := []string{prog, "-test.run=TestAdd|TestParallel|TestRecovered|TestExternal|ExampleAdd"}
+	for _, traced := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "traced"}[traced], func(b *testing.B) {
+			argv := append([]string{"go_windows_amd64_exec"}, args...)
+			if traced {
+				argv = append([]string{tracer, entrytrace.MainArg, "-wine", filepath.Join(work, "entries"), prog}, argv...)
+			}
+			for b.Loop() {
+				var out bytes.Buffer
+				res, err := f.wine.Run(context.Background(), Cmd{
+					Argv: argv, Dir: build, WorkDir: work, Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute,
+				})
+				if err != nil || res.ExitCode != 0 {
+					b.Fatalf("%+v %v\n%s", res, err, out.String())
 				}
 			}
 		})
