@@ -47,17 +47,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { max_funcs = 4096, max_line = 65536 };
+enum { max_line = 65536 };
 
 struct func {
     DWORD64 rva;
-    char name[512];
+    char *name;
     BYTE saved;
     int armed;
 };
 
-static struct func funcs[max_funcs];
-static int nfuncs;
+static struct func *funcs;
+static int nfuncs, cap_funcs;
 static int record_fd = -1;
 
 /* linux_syscall3 makes a Linux system call directly: under Wine a
@@ -79,7 +79,7 @@ enum { sys_write = 1, sys_fcntl = 72, f_setfd = 2, fd_cloexec = 1 };
  * went missing would read as a lost debuggee anyway. */
 static void emit(const char *kind, const char *value)
 {
-    char line[700];
+    static char line[max_line + 16];
     int n = snprintf(line, sizeof line, "%s %s\n", kind, value);
     if (n < 0 || n >= (int)sizeof line) {
         n = snprintf(line, sizeof line, "%s (name too long)\n", kind);
@@ -117,14 +117,24 @@ static wchar_t *read_plan(const wchar_t *path)
         line[strcspn(line, "\r\n")] = 0;
         if (strncmp(line, "fd ", 3) == 0) {
             record_fd = atoi(line + 3);
-        } else if (strncmp(line, "arm ", 4) == 0 && nfuncs < max_funcs) {
+        } else if (strncmp(line, "arm ", 4) == 0) {
             char *end;
-            struct func *fn = &funcs[nfuncs];
-            fn->rva = _strtoui64(line + 4, &end, 16);
-            if (*end != ' ' || fn->rva == 0) {
+            DWORD64 rva = _strtoui64(line + 4, &end, 16);
+            if (*end != ' ' || rva == 0) {
                 continue;
             }
-            snprintf(fn->name, sizeof fn->name, "%s", end + 1);
+            if (nfuncs == cap_funcs) {
+                cap_funcs = cap_funcs ? 2 * cap_funcs : 256;
+                funcs = realloc(funcs, cap_funcs * sizeof *funcs);
+                if (!funcs) {
+                    fail("reading the plan");
+                }
+            }
+            funcs[nfuncs].rva = rva;
+            funcs[nfuncs].armed = 0;
+            if (!(funcs[nfuncs].name = _strdup(end + 1))) {
+                fail("reading the plan");
+            }
             nfuncs++;
         } else if (strncmp(line, "run ", 4) == 0) {
             int n = MultiByteToWideChar(CP_UTF8, 0, line + 4, -1, NULL, 0);
