@@ -3,6 +3,7 @@ package executors
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,66 @@ int helper(int x) { return x * 2; }
 int never(void) { return 3; }
 int main(void) { printf("helper %d\n", helper(21)); return 7; }
 `
+
+// entryRaceC starts 16 threads that call work at once: threads that
+// execute work's int3 before the debugger took it away for the first one
+// must be rewound as well (an earlier debugger passed their breakpoints on
+// to the program, which died of them in 2 of 3 runs).
+const entryRaceC = `#include <windows.h>
+#include <stdio.h>
+static volatile LONG go;
+__attribute__((noinline)) int work(int x) { return x + 1; }
+static DWORD WINAPI run(LPVOID p) { while (!go) ; return work((int)(INT_PTR)p); }
+int main(void) {
+    HANDLE t[16];
+    for (int i = 0; i < 16; i++) t[i] = CreateThread(NULL, 0, run, (LPVOID)(INT_PTR)i, 0, NULL);
+    Sleep(100);
+    go = 1;
+    WaitForMultipleObjects(16, t, TRUE, INFINITE);
+    printf("all threads done\n");
+    return 0;
+}
+`
+
+// TestWineEntryTracerThreadsEnterAtOnce runs entryRaceC ten times under
+// the tracer (the plan written here, arming work): each run ends well and
+// records work entered.
+func TestWineEntryTracerThreadsEnterAtOnce(t *testing.T) {
+	f := sharedWine(t)
+	_, build := entryTracerPrograms(t, f)
+	work := scratchDir(t)
+	if err := os.WriteFile(filepath.Join(work, "race.c"), []byte(entryRaceC), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res, err := f.wine.Run(context.Background(), Cmd{
+		Argv: []string{mingwCC, "-O1", "-o", "race.exe", "race.c"}, Dir: work, WorkDir: work,
+		Stdout: &out, Stderr: &out, Timeout: 5 * time.Minute,
+	})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("building the C program: %+v, %v\n%s", res, err, out.String())
+	}
+	funcs, err := entrytrace.PEFuncs(filepath.Join(work, "race.exe"), func(s string) (string, bool) { return s, s == "work" })
+	if err != nil || len(funcs) != 1 {
+		t.Fatalf("PEFuncs = %v, %v", funcs, err)
+	}
+	plan := fmt.Sprintf("fd 9\narm %x work\nrun %s\n", funcs[0].RVA, windowsPath(filepath.Join(work, "race.exe")))
+	if err := os.WriteFile(filepath.Join(work, "plan"), []byte(plan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		record := filepath.Join(work, fmt.Sprint("record", i))
+		var stdout, stderr bytes.Buffer
+		res, err := f.wine.Run(context.Background(), Cmd{
+			Argv: []string{"sh", "-c", `exec go_windows_amd64_exec "$0" "$1" 9>"$2"`, entrytrace.WineTracer, windowsPath(filepath.Join(work, "plan")), record},
+			Dir:  build, WorkDir: work, Stdout: &stdout, Stderr: &stderr, Timeout: 5 * time.Minute,
+		})
+		b, _ := os.ReadFile(record)
+		if err != nil || res.ExitCode != 0 || !strings.Contains(stdout.String(), "all threads done") || !strings.Contains(string(b), "entered work\nexit 0\n") {
+			t.Fatalf("run %d: %+v, %v\n%s%s\nrecord:\n%s", i, res, err, stdout.String(), stderr.String(), b)
+		}
+	}
+}
 
 // TestWineEntryTracer runs Windows programs under the prefix's entry
 // tracer (osbench-entrytrace.exe, built by the prefix's creation), through

@@ -53,7 +53,8 @@ struct func {
     DWORD64 rva;
     char *name;
     BYTE saved;
-    int armed;
+    int armed;   /* its int3 is in place */
+    int entered; /* a thread hit it; the int3 is gone */
 };
 
 static struct func *funcs;
@@ -132,6 +133,7 @@ static wchar_t *read_plan(const wchar_t *path)
             }
             funcs[nfuncs].rva = rva;
             funcs[nfuncs].armed = 0;
+            funcs[nfuncs].entered = 0;
             if (!(funcs[nfuncs].name = _strdup(end + 1))) {
                 fail("reading the plan");
             }
@@ -175,12 +177,15 @@ static void arm(HANDLE process, DWORD64 base)
  * really stands on the int3 (its instruction pointer at or just after
  * it), so an event raised by hand (NtRaiseException with a made-up
  * address) that leaves the thread elsewhere enters nothing; one that puts
- * the thread there makes it execute the function, which is an entry. */
+ * the thread there makes it execute the function, which is an entry. A
+ * second thread that executed the same int3 before the first one's event
+ * took it away is rewound too (its event comes after): the function was
+ * entered once more, which the record need not say. */
 static int hit(HANDLE process, DWORD thread, DWORD64 base, DWORD64 addr)
 {
     for (int i = 0; i < nfuncs; i++) {
         struct func *fn = &funcs[i];
-        if (!fn->armed || base + fn->rva != addr) {
+        if ((!fn->armed && !fn->entered) || base + fn->rva != addr) {
             continue;
         }
         HANDLE th = OpenThread(THREAD_GET_CONTEXT | THREAD_SET_CONTEXT, FALSE, thread);
@@ -194,17 +199,20 @@ static int hit(HANDLE process, DWORD thread, DWORD64 base, DWORD64 addr)
             CloseHandle(th);
             return 0;
         }
-        if (!WriteProcessMemory(process, (LPVOID)addr, &fn->saved, 1, NULL)) {
-            fail("taking a breakpoint away");
+        if (fn->armed) {
+            if (!WriteProcessMemory(process, (LPVOID)addr, &fn->saved, 1, NULL)) {
+                fail("taking a breakpoint away");
+            }
+            FlushInstructionCache(process, (LPVOID)addr, 1);
+            fn->armed = 0;
+            fn->entered = 1;
+            emit("entered", fn->name);
         }
-        FlushInstructionCache(process, (LPVOID)addr, 1);
         ctx.Rip = addr;
         if (!SetThreadContext(th, &ctx)) {
             fail("rewinding a thread");
         }
         CloseHandle(th);
-        fn->armed = 0;
-        emit("entered", fn->name);
         return 1;
     }
     return 0;
