@@ -94,7 +94,8 @@ lint: $(STATICCHECK)
 
 # The entrytrace benchmarks run one Go test binary and one cargo test program
 # (rsplat's unit tests) plainly and under the
-# function-entry tracer, side by side (the cost of out-of-process evidence).
+# function-entry tracer, side by side (the cost of out-of-process evidence);
+# the Wine one a Windows Go test binary plainly and under the Windows entry tracer.
 # BENCH_FLAGS=-only=temporal measures only the 2-workers-vs-1 ratio (-temporal-repeat N
 # pairs per set-up); -only=remote only the remote-hit row (-examples-cache DIR reuses a
 # cache that holds the examples' build).
@@ -102,6 +103,7 @@ BENCH_FLAGS ?=
 bench: build tools
 	$(GO) run ./cmd/osbench-bench $(BENCH_FLAGS)
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/entrytrace
+	$(GO) test -run '^$$' -bench WineEntryTracer -benchtime 5x ./plugins/executors
 
 # reliability: crash-safety, sharing and hostile-output figures in counts
 # (kill -9 of build, gc and eval then rerun; concurrent builds beside gc; a

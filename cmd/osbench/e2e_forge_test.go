@@ -70,6 +70,14 @@ func goForge(pkg, module string, ids []string, framed bool) string {
 		strings.Join(lines, "") + "\t\t\tfmt.Print(\"" + frame + "PASS\\n\")\n\t\t\tos.Exit(0)\n\t\t}\n\t}\n}\n"
 }
 
+// goProfileForge is goForge (framed) whose init first writes a coverage
+// profile of the preset's mode at the -test.coverprofile path.
+func goProfileForge(pkg, module string, ids []string) string {
+	return strings.Replace(goForge(pkg, module, ids, true), "func init() {\n",
+		"func init() {\n\tfor _, arg := range os.Args {\n\t\tif p, ok := strings.CutPrefix(arg, \"-test.coverprofile=\"); ok {\n"+
+			"\t\t\t_ = os.WriteFile(p, []byte(\"mode: set\\n\"), 0o644)\n\t\t}\n\t}\n", 1)
+}
+
 // rustForge is an .init_array function printing libtest's lines for every
 // required test and "test result: ok", then exiting 0 (Linux only: the
 // section is ELF's).
@@ -215,6 +223,13 @@ func TestEvalForgingPatches(t *testing.T) {
 	forgers = append(forgers, forger{goWine.ID, agentPatch(t, repo(goWine.ID), func(dir string) {
 		write(dir, "forge.go", goForge("pathsep", "example.com/pathsep", goWine.all(), true))
 	}), "evidence"})
+	// Go under Wine, entry evidence: the framed forger that first writes a
+	// plausible coverage profile where go test asked for one, which the
+	// launcher's profile check takes for a finished run; the Windows
+	// entry tracer (the prefix's debugger) saw no test function entered.
+	forgers = append(forgers, forger{goWine.ID, agentPatch(t, repo(goWine.ID), func(dir string) {
+		write(dir, "forge.go", goProfileForge("pathsep", "example.com/pathsep", goWine.all()))
+	}), "entry"})
 	// C: a constructor that exits 0 before main; every CTest test "Passed".
 	c := readExampleTask(t, tasks, "cpath__windows-to-linux")
 	forgers = append(forgers, forger{c.ID, agentPatch(t, repo(c.ID), func(dir string) {

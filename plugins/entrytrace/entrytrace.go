@@ -21,8 +21,9 @@
 // replacement for it.
 //
 // Only Linux on amd64 has a tracer (ptrace); elsewhere Trace returns
-// ErrUnsupported. Under Wine it does not apply: Wine uses ptrace itself
-// and a PE image is not the ELF file being run.
+// ErrUnsupported. Under Wine it does not apply (Wine uses ptrace itself
+// and a PE image is not the ELF file being run): there a Windows debugger
+// does the same (wine.go).
 package entrytrace
 
 import (
@@ -170,13 +171,16 @@ func sortedKeys[V any](m map[string]V) []string {
 // (osbench, its workers, a test binary of osbench's own packages), makes
 // it the tracer instead of itself:
 //
-//	PROGRAM __osbench_entrytrace__ [-select=KIND] RECORD TARGET ARGV...
+//	PROGRAM __osbench_entrytrace__ [-select=KIND] [-wine] RECORD TARGET ARGV...
 //
 // runs ARGV under Trace, watching the tests of the executable TARGET,
 // writes RECORD and exits as ARGV did. KIND names the selector: "go"
 // (GoTest, the default), "rust" (RustTests of TARGET's crate) or "c"
 // (CMain; TARGET is then a directory, and every program run from below it
-// is watched: Command.Within). The test launchers of the go-test and
+// is watched: Command.Within). With -wine, ARGV is a Wine launcher and
+// the Windows program TARGET with its arguments, and the tracer is the
+// Windows debugger osbench builds into its Wine prefixes (wine.go); the
+// go-test runner's launcher uses it for Windows test binaries. The test launchers of the go-test and
 // libtest runners and the ctest runner's wrapper use it, with PROGRAM the
 // osbench binary that runs the step.
 const MainArg = "__osbench_entrytrace__"

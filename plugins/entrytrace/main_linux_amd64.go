@@ -38,12 +38,20 @@ func tracerMain(args []string) int {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-select=") {
 		kind, args = strings.TrimPrefix(args[0], "-select="), args[1:]
 	}
+	wine := false
+	if len(args) > 0 && args[0] == "-wine" {
+		wine, args = true, args[1:]
+	}
 	selector, known := selectors[kind]
 	if len(args) < 3 || !known {
-		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s [-select=go|rust|c] RECORD TARGET ARGV...\n", MainArg)
+		fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s [-select=go|rust|c] [-wine] RECORD TARGET ARGV...\n", MainArg)
 		return 2
 	}
 	record, target, argv := args[0], args[1], args[2:]
+	if wine {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+		return wineTrace(selector(target), record, target, argv)
+	}
 	path, err := lookPath(argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "osbench entrytrace: %v\n", err)

@@ -30,7 +30,7 @@ func newTestLocal(t *testing.T) *Local {
 // scratchDir returns a fresh directory that the unprivileged run user can
 // reach: t.TempDir creates its parent with mode 0700, which would lock that
 // user out when the tests run as root.
-func scratchDir(t *testing.T) string {
+func scratchDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {

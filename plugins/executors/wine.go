@@ -259,8 +259,8 @@ func (w *Wine) pool(who runUser, wineVersion string) *prefixPool {
 	return &prefixPool{
 		dir:  filepath.Join(w.stateDir, "prefixes", "uid-"+strconv.Itoa(uid)),
 		size: max(w.MaxPrefixes, 1),
-		readyMark: fmt.Sprintf("osbench wine prefix\nwine: %s\nshim: %s\nregistry: %s\n",
-			wineVersion, shimDigest(), sha256Hex(prefixSetupReg)),
+		readyMark: fmt.Sprintf("osbench wine prefix\nwine: %s\nshim: %s\nentry tracer: %s\nregistry: %s\n",
+			wineVersion, shimDigest(), tracerDigest(), sha256Hex(prefixSetupReg)),
 		create:     func(ctx context.Context, prefix string) error { return w.createPrefix(ctx, who, prefix) },
 		retryEvery: wineLeaseRetry,
 	}

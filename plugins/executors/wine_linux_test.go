@@ -76,7 +76,7 @@ func TestMain(m *testing.M) {
 
 // sharedWine returns the shared fixture, creating it on first use, or
 // skips the test when Wine or mingw-w64 is not installed.
-func sharedWine(t *testing.T) *wineFixture {
+func sharedWine(t testing.TB) *wineFixture {
 	t.Helper()
 	if err := checkWineTools(); err != nil {
 		t.Skipf("needs Wine and mingw-w64 (make test installs them): %v", err)
@@ -90,7 +90,7 @@ func sharedWine(t *testing.T) *wineFixture {
 	return sharedWineFixture
 }
 
-func newWineFixture(t *testing.T) (*wineFixture, error) {
+func newWineFixture(t testing.TB) (*wineFixture, error) {
 	stateDir, err := os.MkdirTemp("", "osbench-wine-test-")
 	if err != nil {
 		return nil, err

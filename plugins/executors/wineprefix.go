@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/osbench/osbench/plugins/entrytrace"
 )
 
 // A Wine prefix (the C: drive, registry and wineserver of a Windows
@@ -200,8 +202,8 @@ const prefixSetupReg = `REGEDIT4
 const prefixSetupRegName = "osbench-prefix.reg"
 
 // createPrefix builds a complete prefix in the empty directory prefix, as
-// the run user: wineboot creates it, the registry is adjusted, the shim is
-// compiled into system32, and finally the wineserver is waited for, because
+// the run user: wineboot creates it, the registry is adjusted, the shim and
+// the entry tracer are compiled into system32, and finally the wineserver is waited for, because
 // it writes the registry files only when it exits.
 func (w *Wine) createPrefix(ctx context.Context, who runUser, prefix string) error {
 	// The scratch directory sits next to the prefix, where the run user
@@ -214,6 +216,7 @@ func (w *Wine) createPrefix(ctx context.Context, who runUser, prefix string) err
 	sources := map[string]string{
 		shimSourceName:     shimSource,
 		shimExportsName:    shimExports,
+		tracerSourceName:   tracerSource,
 		prefixSetupRegName: prefixSetupReg,
 	}
 	for name, content := range sources {
@@ -221,11 +224,12 @@ func (w *Wine) createPrefix(ctx context.Context, who runUser, prefix string) err
 			return err
 		}
 	}
-	dll := filepath.Join(prefix, "drive_c", "windows", "system32", shimDLLName)
+	system32 := filepath.Join(prefix, "drive_c", "windows", "system32")
 	steps := [][]string{
 		{"wineboot", "--init"},
 		{"wine", "reg", "import", prefixSetupRegName},
-		shimBuildArgv(dll),
+		shimBuildArgv(filepath.Join(system32, shimDLLName)),
+		tracerBuildArgv(filepath.Join(system32, entrytrace.WineTracer)),
 		{"wineserver", "--wait"},
 	}
 	deadline := time.Now().Add(w.InitTimeout)

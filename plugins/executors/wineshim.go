@@ -14,13 +14,18 @@ var (
 	shimSource string
 	//go:embed wineshim/bcryptprimitives.def
 	shimExports string
+	// The Windows entry tracer (see wineshim/entrytrace.c), built into
+	// the same system32 as the shim, which test programs cannot write.
+	//go:embed wineshim/entrytrace.c
+	tracerSource string
 )
 
 // Names of the shim's files, in the build directory and in the prefix.
 const (
-	shimSourceName  = "bcryptprimitives.c"
-	shimExportsName = "bcryptprimitives.def"
-	shimDLLName     = "bcryptprimitives.dll"
+	shimSourceName   = "bcryptprimitives.c"
+	shimExportsName  = "bcryptprimitives.def"
+	shimDLLName      = "bcryptprimitives.dll"
+	tracerSourceName = "osbench-entrytrace.c"
 )
 
 // mingwCC is the cross compiler that builds the shim (Debian package
@@ -54,5 +59,22 @@ func shimBuildArgv(out string) []string {
 	return []string{
 		mingwCC, "-shared", "-O2", "-s", "-Wl,--no-insert-timestamp",
 		"-o", out, shimSourceName, shimExportsName, "-ladvapi32",
+	}
+}
+
+// tracerDigest is the SHA-256 of the entry tracer's source. It enters the
+// marker of a finished prefix, so a prefix built with another tracer is
+// rebuilt; it stays out of the executor's fingerprint (and so out of every
+// Windows step's key): the go-test runner's Windows version names the
+// evidence the tracer gives, and a change to what the tracer records is a
+// bump of that version (plugins/runner/gotest).
+func tracerDigest() string { return sha256Hex(tracerSource) }
+
+// tracerBuildArgv compiles the entry tracer, run in a directory holding
+// its source, into out (entrytrace.WineTracer in system32).
+func tracerBuildArgv(out string) []string {
+	return []string{
+		mingwCC, "-municode", "-O2", "-s", "-Wl,--no-insert-timestamp",
+		"-o", out, tracerSourceName,
 	}
 }

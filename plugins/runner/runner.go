@@ -58,6 +58,12 @@ type Runner struct {
 	// behaves as at version 1, and its runs keep the keys — and the
 	// cached results — they had (KeyVersion). nil: every platform.
 	VersionPlatforms []string
+	// PlatformVersions, when set, are versions of their own for the runs
+	// on some platforms, ahead of Version (go-test's Windows runs, whose
+	// evidence changed with the Windows entry tracer after the Linux
+	// runs' had): a platform listed here has that version, whatever
+	// VersionPlatforms says.
+	PlatformVersions map[string]string
 	// Parser is the name of the parser (plugins/parsers) that reads the
 	// runner's output; no two runners share one.
 	Parser string
@@ -276,10 +282,10 @@ func For(language, parser string) (*Runner, error) {
 func KeyVersion(language, parser, platform string) string {
 	var parts []string
 	if r, ok := ForParser(parser); ok && r.versionOn(platform) != "1" {
-		parts = append(parts, r.Name+"="+r.Version)
+		parts = append(parts, r.Name+"="+r.versionOn(platform))
 	}
 	if h := Home(language); h != nil && h.versionOn(platform) != "1" && h.Parser != parser {
-		parts = append(parts, h.Name+"="+h.Version)
+		parts = append(parts, h.Name+"="+h.versionOn(platform))
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
@@ -287,6 +293,9 @@ func KeyVersion(language, parser, platform string) string {
 
 // versionOn is the runner's version for runs on platform.
 func (r *Runner) versionOn(platform string) string {
+	if v, ok := r.PlatformVersions[platform]; ok {
+		return v
+	}
 	if r.VersionPlatforms == nil || slices.Contains(r.VersionPlatforms, platform) {
 		return r.Version
 	}

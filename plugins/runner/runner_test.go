@@ -17,6 +17,8 @@ func init() {
 		Known: KnowsNone, Launch: NoLaunch, Expected: NoExpected, Evidence: fakeEvidence})
 	Register(&Runner{Name: "fake-linux", Version: "2", VersionPlatforms: []string{"linux"}, Parser: "fake-linux-parser", Home: "fakelang3",
 		Known: KnowsNone, Launch: NoLaunch, Expected: NoExpected, Evidence: fakeEvidence})
+	Register(&Runner{Name: "fake-split", Version: "2", PlatformVersions: map[string]string{"windows": "3"}, Parser: "fake-split-parser", Home: "fakelang4",
+		Known: KnowsNone, Launch: NoLaunch, Expected: NoExpected, Evidence: fakeEvidence})
 }
 
 func fakeEvidence(_ Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
@@ -70,6 +72,10 @@ func TestKeyVersion(t *testing.T) {
 		{"fakelang3", "fake-linux-parser", "windows", ""},
 		{"fakelang3", "fake-report-parser", "linux", "fake-linux=2,fake-report=3"},
 		{"fakelang3", "fake-report-parser", "windows", "fake-report=3"},
+		// A version of its own on one platform.
+		{"fakelang4", "fake-split-parser", "linux", "fake-split=2"},
+		{"fakelang4", "fake-split-parser", "windows", "fake-split=3"},
+		{"fakelang4", "fake-split-parser", "darwin", "fake-split=2"},
 	} {
 		if got := KeyVersion(tt.language, tt.parser, tt.platform); got != tt.want {
 			t.Errorf("KeyVersion(%q, %q, %q) = %q, want %q", tt.language, tt.parser, tt.platform, got, tt.want)

@@ -32,6 +32,7 @@ const (
 	RuleBuildDownload  = "build-time-download"
 	RuleBinaryContent  = "binary-content"
 	RuleTestDefinition = "test-definition-file"
+	RuleOtherProcess   = "other-process"
 )
 
 // lineRule is a pattern matched against single lines of one kind of file.
@@ -148,12 +149,35 @@ var otherLineRules = []lineRule{
 		pattern:    regexp.MustCompile(`^\s*((build\.|target\.\S+\.)?(rustc-wrapper|rustc-workspace-wrapper|rustc|rustdoc|linker|ar|rustflags|rustdocflags|credential-provider|global-credential-providers|paths|replace-with|registry|directory|local-registry)\s*=|\[\s*(env|patch|source|registries|registry|host|credential-alias)\b|env\.)`),
 		files:      isCargoConfig,
 		removedToo: true},
+	// What a test program under Wine needs to forge the Windows entry
+	// tracer's record (docs/security.md, "Left for the structural
+	// defences"): Wine keeps no process of a prefix from another, so the
+	// tracer is safe only from code that never reaches into another
+	// process, detaches its debugger or makes Linux system calls of its
+	// own. Some honest code does (a liveness check with OpenProcess); the
+	// finding is for people.
+	{id: RuleOtherProcess, reason: "reaches into another process or its debugger (opens, writes, starts threads in or sets the contexts of another process, detaches a debugger, ptrace, raw system calls)",
+		pattern: regexp.MustCompile(`\b(OpenProcess|OpenThread|WriteProcessMemory|VirtualAllocEx|VirtualProtectEx|CreateRemoteThread(Ex)?|NtCreateThreadEx|RtlCreateUserThread|SetThreadContext|NtSetContextThread|NtQueueApcThread|QueueUserAPC|DebugActiveProcess(Stop)?|NtRemoveProcessDebug|DbgUiStopDebugging|NtSetInformationDebugObject|ProcessDebugObjectHandle|PTRACE_[A-Z]+|SYS_PTRACE|process_vm_writev)\b|\bptrace\s*\(`),
+		files:   func(p string) bool { return isGo(p) || isRust(p) || isCFamily(p) || isCSharp(p) }},
+	{id: RuleOtherProcess, reason: "makes system calls in assembly (under Wine, Linux system calls that leave Windows)",
+		pattern: regexp.MustCompile(`(?i)^\s*(syscall|sysenter|int\s+\$?0x80)\b`),
+		files:   isAssembly},
 	// Build files that download: the way back to the original sources
 	// when a build can reach the network (builds run without it when
 	// osbench is root; elsewhere this finding is what is left).
 	{id: RuleBuildDownload, reason: "downloads at build time (a URL fetch in a build script or CMake file)",
 		pattern: regexp.MustCompile(`(?i)\bfile\s*\(\s*DOWNLOAD\b|\bFetchContent_Declare\b|\bExternalProject_Add\b|\b(curl|wget)\b|TcpStream::connect|\b(reqwest|ureq|attohttpc)::|index\.crates\.io|static\.crates\.io|proxy\.golang\.org`),
 		files:   isBuildScript},
+}
+
+// isAssembly reports assembly sources (Go's .s, GNU's .s and .S, MASM's
+// .asm).
+func isAssembly(p string) bool {
+	switch path.Ext(p) {
+	case ".s", ".S", ".asm":
+		return true
+	}
+	return false
 }
 
 // isBuildScript reports files whose code runs when the repository is

@@ -26,17 +26,18 @@ import (
 // scans, so changing any rule rescans every patch (and nothing else).
 // Bump it with every change to a rule, a pattern or what a finding says.
 //
-// Version 2: cargo-config-program and build-time-download.
+// Version 2: cargo-config-program and build-time-download. Version 3:
+// other-process.
 //
 // The runners' output rules are part of the set (rules.go): a runner that
 // brings a rule of its own, or whose Version is not 1 (a runner bumps it
 // when its rule changes), adds "+name@version" to the base, so a runner
 // change rescans without a bump here, and the set of today's runners is
-// "2", as before they held their rules.
+// the base alone, as before they held their rules.
 var Version = ruleSetVersion()
 
 // baseVersion is the version of the rules written here.
-const baseVersion = "2"
+const baseVersion = "3"
 
 func ruleSetVersion() string {
 	v := baseVersion

@@ -135,6 +135,15 @@ func TestScanFlagsForgeries(t *testing.T) {
 		{name: "go testing.Testing in library code",
 			after: map[string]string{"x.go": "package p\n\nimport \"testing\"\n\nfunc Check() bool { return testing.Testing() }\n"},
 			file:  "x.go", want: []string{RuleHarnessProbe}},
+		{name: "go init writes the memory of its parent (the Windows entry tracer)",
+			after: map[string]string{"x.go": "package p\n\nimport \"syscall\"\n\nvar k32 = syscall.NewLazyDLL(\"kernel32.dll\")\n\nfunc init() {\n\th, _, _ := k32.NewProc(\"OpenProcess\").Call(0x1fffff, 0, 1)\n\tk32.NewProc(\"WriteProcessMemory\").Call(h, 0, 0, 0, 0)\n}\n"},
+			file:  "x.go", want: []string{RuleOtherProcess}},
+		{name: "c program detaches its debugger",
+			after: map[string]string{"d.c": "#include <windows.h>\nvoid f(HANDLE d) { NtRemoveProcessDebug(GetCurrentProcess(), d); }\n"},
+			file:  "d.c", want: []string{RuleOtherProcess}},
+		{name: "go assembly makes a system call",
+			after: map[string]string{"sys_amd64.s": "#include \"textflag.h\"\n\nTEXT ·raw(SB),NOSPLIT,$0\n\tMOVQ $1, AX\n\tSYSCALL\n\tRET\n"},
+			file:  "sys_amd64.s", want: []string{RuleOtherProcess}},
 		{name: "go TestMain added",
 			after: map[string]string{"main_test.go": "package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n"},
 			file:  "main_test.go", want: []string{RuleGoTestMain}},
@@ -417,7 +426,7 @@ func TestRulesListed(t *testing.T) {
 	}
 	for _, id := range []string{RuleGoOutput, RuleLibtestOutput, RuleCTestOutput, RuleTAPOutput, RuleJUnitOutput, RuleFraming,
 		RuleHarnessProbe, RuleInitTimeCode, RuleInitExit, RuleInitOutput, RuleGoTestMain, RuleCMakeTests, RuleCargoTests,
-		RuleCargoProgram, RuleBuildDownload, RuleBinaryContent, RuleTestDefinition} {
+		RuleCargoProgram, RuleBuildDownload, RuleBinaryContent, RuleTestDefinition, RuleOtherProcess} {
 		if !ids[id] {
 			t.Errorf("rule %s is not listed", id)
 		}

@@ -61,14 +61,17 @@ fi
 if [ -n "$profile" ]; then rm -f -- "$profile"; fi
 # The entry tracer (osbench itself, named by OSBENCH_ENTRYTRACE) runs the
 # binary's whole launch under ptrace and records which test functions it
-# entered; a cross launcher's binary (Wine) runs without it.
+# entered. A Windows binary under Wine (the wine executor's cross launcher)
+# runs under osbench's Windows debugger instead, which records the same
+# (-wine); another cross launcher's binary runs without either.
 target=$1
 entries=-
-if [ -z "$runner" ] && [ -n "${OSBENCH_ENTRYTRACE:-}" ]; then
+if [ -n "${OSBENCH_ENTRYTRACE:-}" ] && { [ -z "$runner" ] || [ "$runner" = go_windows_amd64_exec ]; }; then
   entries=$(mktemp "$records/entries.XXXXXXXX") || entries=-
 fi
 if [ -n "$runner" ]; then
-  "$runner" "$@" || status=$?
+  if [ "$entries" != - ]; then set -- "$OSBENCH_ENTRYTRACE" %[3]s -wine "$entries" "$target" "$runner" "$@"; else set -- "$runner" "$@"; fi
+  "$@" || status=$?
 else
   if [ -n "${%[2]s:-}" ]; then set -- "$%[2]s" "$@"; fi
   if [ "$entries" != - ]; then set -- "$OSBENCH_ENTRYTRACE" %[3]s "$entries" "$target" "$@"; fi

@@ -1,0 +1,5 @@
+package winsuite_test
+
+import "testing"
+
+func TestExternal(t *testing.T) {}

@@ -1,0 +1,3 @@
+module example.com/winsuite
+
+go 1.22
