@@ -414,7 +414,7 @@ func (r *runner) failedRun(e *engine.Engine, s *engine.StepResult, platform, bui
 		build, tail := buildOutcome(log, buildCmd)
 		if build == "" {
 			if strings.Contains(s.Error, "reported no test") && bytes.Contains(log, []byte(buildEnd+"0,")) {
-				return &RunSummary{Platform: platform}
+				return &RunSummary{Platform: platform, MissingPrograms: missingPrograms(log)}
 			}
 			return nil
 		}
