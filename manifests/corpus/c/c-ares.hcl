@@ -1,0 +1,36 @@
+# Platform code: src/lib/ares_init.c reads resolv.conf and the environment
+# on POSIX, the registry and GetNetworkParams/GetAdaptersAddresses on
+# Windows (ares_library_init loads iphlpapi); sockets (ioctlsocket vs fcntl)
+# and the hosts file's path.
+# Its tests are off by default and arestest lands in bin/. Written by osbench
+# init with --runner gtest --param programs=bin/arestest (see docs/corpus.md).
+repository "c-ares" {
+  preset = "c-cmake"
+  source {
+    debian = "c-ares=1.18.1-3"
+    sha256 = "91d95bb080e4cd1d0d507f4693496e323a593f6611161361fd76735292bda6b6"
+  }
+  migrate = ["windows->linux", "linux->windows"]
+  params = {
+    cmake_options = ["-DCARES_BUILD_TESTS=ON"]
+    programs      = ["bin/arestest"]
+    runner        = "gtest"
+    targets       = ["arestest"]
+  }
+
+  platform "linux" {
+    test {
+      # timeout raised from 10m to 1h with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
+      timeout      = "1h"
+      eval_timeout = "1h"
+    }
+  }
+
+  platform "windows" {
+    test {
+      # timeout raised from 20m to 2h with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
+      timeout      = "2h"
+      eval_timeout = "2h"
+    }
+  }
+}
