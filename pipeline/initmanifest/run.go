@@ -459,6 +459,7 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		if r.opts.Cache != nil {
 			run.Log = machinePaths(run.Log, r.opts.Cache.Dir())
 		}
+		run.Took = testPhase(run.Took, run.Log)
 		l.runs = append(l.runs, run)
 	}
 	passes := map[string]int{} // platform → tests passing there
