@@ -21,20 +21,4 @@ repository "c-ares" {
     runner        = "gtest"
     targets       = ["arestest"]
   }
-
-  platform "linux" {
-    test {
-      # timeout raised from 10m to 1h with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
-      timeout      = "1h"
-      eval_timeout = "1h"
-    }
-  }
-
-  platform "windows" {
-    test {
-      # timeout raised from 20m to 2h with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
-      timeout      = "2h"
-      eval_timeout = "2h"
-    }
-  }
 }

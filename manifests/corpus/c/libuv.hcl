@@ -20,9 +20,8 @@ repository "libuv" {
 
   platform "linux" {
     test {
-      # timeout raised from 10m to 20m with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
-      timeout      = "20m"
-      eval_timeout = "20m"
+      # eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run
+      eval_timeout = "10m"
       skip = [
         "getnameinfo_basic_ip6",        # fails on linux, passes on windows
         "idle_starvation",              # fails on linux, passes on windows
@@ -33,9 +32,9 @@ repository "libuv" {
 
   platform "windows" {
     test {
-      # timeout raised from 20m to 2h with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
-      timeout      = "2h"
-      eval_timeout = "2h"
+      # timeout raised from 20m to 1h with eval_timeout, which cannot exceed it (eval_timeout: the first rung of 5m/10m/20m/30m/1h/2h at or above 3× the first run)
+      timeout      = "1h"
+      eval_timeout = "1h"
       skip = [
         "env_vars",                         # fails on windows, passes on linux
         "fs_chmod",                         # fails on windows, passes on linux
