@@ -38,7 +38,7 @@
 #                    skips. Test ids are PROGRAM/NAME, read as TAP; a skip
 #                    entry may be NAME or PROGRAM/NAME.
 #   programs       test programs, relative to the build directory, for the
-#                  gtest and each runners: ["test/arestest"].
+#                  gtest and each runners: ["bin/arestest"] (c-ares's).
 #   list_args      the each runner's listing arguments: ["--list"].
 #   run_args       arguments before the test's name when each runs one.
 #   working_dir    where the each runner runs its programs, relative to

@@ -2,6 +2,7 @@ package initmanifest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -14,6 +15,29 @@ import (
 // moment, and a manifest should not change with them (issue 22), so the
 // proposal moves only when the suite's time changes by a rung.
 const evalTimeoutFactor = 3
+
+// buildDone is the test step's line after its build command (steps/testrun):
+// its duration is the build's.
+var buildDone = regexp.MustCompile(`(?m)^\[osbench: build exit -?[0-9]+, timed out (?:true|false), ([^\]\s]+)\]$`)
+
+// testPhase is how long a run's test command took: the step's time less
+// its build's, read from the log. The test timeout and eval_timeout bound
+// the test command alone (the build has its own budget), so a proposal
+// from the whole step scaled the build too: c-ares' first Linux run took
+// 13 min, nearly all of it compiling gmock at load 25, and init proposed
+// an hour for a suite that runs in about one minute. took when the log
+// has no build line (no build command) or its duration does not parse.
+func testPhase(took time.Duration, log []byte) time.Duration {
+	m := buildDone.FindSubmatch(log)
+	if m == nil {
+		return took
+	}
+	build, err := time.ParseDuration(string(m[1]))
+	if err != nil || build <= 0 || build >= took {
+		return took
+	}
+	return took - build
+}
 
 // timeoutLadder are the values init proposes, shortest first.
 var timeoutLadder = []time.Duration{5 * time.Minute, 10 * time.Minute, 20 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour}

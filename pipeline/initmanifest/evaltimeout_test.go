@@ -59,3 +59,33 @@ func TestFormatMinutes(t *testing.T) {
 		}
 	}
 }
+
+// TestTestPhase: the proposal's base is the test command's time, not the
+// build's: c-ares' first Linux run (13m07s, 12m of it the build) proposed
+// a 1h timeout for a one-minute suite.
+func TestTestPhase(t *testing.T) {
+	const build = "$ bash -eo pipefail -c ...\n[100%] Built target arestest\n[osbench: build exit 0, timed out false, 12m1.5s]\n$ bash ... gtest\n"
+	tests := []struct {
+		name string
+		took time.Duration
+		log  string
+		want time.Duration
+	}{
+		{"build subtracted", 13*time.Minute + 7*time.Second, build, 65*time.Second + 500*time.Millisecond},
+		{"no build line (a Go run)", 2 * time.Minute, "=== RUN TestX\n", 2 * time.Minute},
+		{"a build longer than the step (a log from another run)", time.Minute, build, time.Minute},
+		{"a duration that does not parse", time.Minute, "[osbench: build exit 0, timed out false, soon]\n", time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := testPhase(tt.took, []byte(tt.log)); got != tt.want {
+				t.Errorf("testPhase = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// What it changes: c-ares' Linux proposal (preset timeout 10m, eval 5m).
+	run := PlatformRun{Platform: "linux", Took: testPhase(13*time.Minute+7*time.Second, []byte(build)), Timeout: 10 * time.Minute, EvalTimeout: 5 * time.Minute}
+	if got := ProposeEvalTimeouts([]PlatformRun{run}); got != nil {
+		t.Errorf("c-ares' Linux run: proposed %+v, want none (3× its 66 s test phase is the preset's 5m)", got)
+	}
+}

@@ -3,6 +3,7 @@ package initmanifest
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -46,6 +47,10 @@ type RunSummary struct {
 	// holds its last lines of output.
 	Build string
 	Tail  []string
+	// MissingPrograms are the test programs the runner could not start
+	// (not in the build where the programs parameter says): the reason a
+	// build that passed reported no test.
+	MissingPrograms []string
 }
 
 // Direction is one migration direction's differential coverage.
@@ -138,15 +143,25 @@ func (r *Result) writeEnd(w io.Writer) {
 	for _, p := range r.Problems {
 		fmt.Fprintln(w, "problem:", p)
 	}
-	var failed, none []string
+	var failed, none, missing, notFound []string
 	for _, run := range r.First {
-		if run.Build != "" {
+		switch {
+		case run.Build != "":
 			failed = append(failed, strings.TrimPrefix(run.Build, "the build ")+" on "+run.Platform)
-		} else if run.Tests == 0 {
+		case run.Tests == 0 && len(run.MissingPrograms) > 0:
+			missing = append(missing, run.Platform)
+			for _, p := range run.MissingPrograms {
+				if !slices.Contains(notFound, p) {
+					notFound = append(notFound, p)
+				}
+			}
+		case run.Tests == 0:
 			none = append(none, run.Platform)
 		}
 	}
 	switch {
+	case len(missing) > 0 && r.Manifest == nil && len(r.Directions) == 0:
+		fmt.Fprintf(w, "no manifest: it built, but the test programs %s are not where the programs parameter says on %s; nothing written (a program's path is relative to the build directory: find where the project puts it, e.g. bin/ when it sets CMAKE_RUNTIME_OUTPUT_DIRECTORY, and pass --param programs=PATH)\n", strings.Join(notFound, ", "), strings.Join(missing, " and "))
 	case len(none) > 0 && r.Manifest == nil && len(r.Directions) == 0:
 		hint := "pass the project's switch: --param cmake_options=-DBUILD_TESTING=ON, or its own, e.g. -D<PROJECT>_BUILD_TESTS=ON"
 		if len(r.TestSwitches) > 0 {
@@ -172,6 +187,8 @@ func writeRuns(w io.Writer, runs []RunSummary) {
 			for _, line := range r.Tail {
 				fmt.Fprintf(tw, "  \t  | %s\n", line)
 			}
+		case r.Tests == 0 && len(r.MissingPrograms) > 0:
+			fmt.Fprintf(tw, "  %s\t0 tests: it built, but no test program ran: not found: %s\n", r.Platform, strings.Join(r.MissingPrograms, ", "))
 		case r.Tests == 0:
 			fmt.Fprintf(tw, "  %s\t0 tests: none — it built, and the suite reported no test (none for this platform, or switched off: see the preset's params)\n", r.Platform)
 		default:

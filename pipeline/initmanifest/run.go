@@ -414,7 +414,7 @@ func (r *runner) failedRun(e *engine.Engine, s *engine.StepResult, platform, bui
 		build, tail := buildOutcome(log, buildCmd)
 		if build == "" {
 			if strings.Contains(s.Error, "reported no test") && bytes.Contains(log, []byte(buildEnd+"0,")) {
-				return &RunSummary{Platform: platform}
+				return &RunSummary{Platform: platform, MissingPrograms: missingPrograms(log)}
 			}
 			return nil
 		}
@@ -459,6 +459,7 @@ func (r *runner) look(ctx context.Context, m *Manifest) (*look, error) {
 		if r.opts.Cache != nil {
 			run.Log = machinePaths(run.Log, r.opts.Cache.Dir())
 		}
+		run.Took = testPhase(run.Took, run.Log)
 		l.runs = append(l.runs, run)
 	}
 	passes := map[string]int{} // platform → tests passing there
