@@ -5,7 +5,7 @@
 # CreateProcess with a handle for the parent) and src/gtest.cc.
 # Written by osbench init (debian:googletest=1.12.1-0.2 --runner gtest
 # --param cmake_options=-DBUILD_GMOCK=OFF --param cmake_options=-Dgtest_build_tests=ON
-# with programs and targets), unedited but for these comments.
+# with programs and targets), edited only by these comments and flaky_runs.
 repository "googletest" {
   preset = "c-cmake"
   source {
