@@ -62,7 +62,13 @@ func newCorpusCommand(g *globals) *cobra.Command {
 				if err := os.MkdirAll(filepath.Dir(write), 0o755); err != nil {
 					return err
 				}
-				if err := os.WriteFile(write, []byte(md), 0o644); err != nil {
+				// The curated sections after the table (the curator's
+				// first day) are the file's own, not the table's.
+				old, err := os.ReadFile(write)
+				if err != nil && !os.IsNotExist(err) {
+					return err
+				}
+				if err := os.WriteFile(write, []byte(corpusreport.WithCurated(md, string(old))), 0o644); err != nil {
 					return err
 				}
 			}

@@ -114,7 +114,9 @@ var C = lang.Language{
 	// character literal that hides the rest of the line), raw strings
 	// after u8R, LR, uR and UR and with a quote in their delimiter.
 	// "3": a test of a build probe's HAVE_* macro guards its branch.
-	Evidence: lang.EvidenceReader{Read: ReadC, Version: "3"},
+	// "4": so does a test of a project's own platform macro,
+	// PREFIX_OS_* or PREFIX_PLATFORM_* (googletest's GTEST_OS_WINDOWS).
+	Evidence: lang.EvidenceReader{Read: ReadC, Version: "4"},
 	TestCode: lang.TestCode{None: "C has no test code convention inside source files; its tests are test programs and test directories"},
 }
 
@@ -138,8 +140,8 @@ var CPP = lang.Language{
 - Keep every function signature; a function covered whole gets a placeholder body.`,
 	},
 	CacheEnv: []string{},
-	// "2", "3": as C's.
-	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "3"},
+	// "2", "3", "4": as C's.
+	Evidence: lang.EvidenceReader{Read: ReadCPP, Version: "4"},
 	TestCode: lang.TestCode{None: "C++ has no test code convention inside source files; its tests are test programs and test directories"},
 }
 

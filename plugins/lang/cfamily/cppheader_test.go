@@ -74,3 +74,73 @@ func TestMaskCPPHeader(t *testing.T) {
 	masktest.Run(t, dir, nil, "g++", "-std=c++17", "-Wall", "-DTARGET", "-o", "prog", "main.cc")
 	masktest.Run(t, dir, nil, "./prog")
 }
+
+// macroBeforeClass is googletest's gtest-port.cc around CapturedStream: a
+// macro call ahead of a class under a feature guard, a constructor with
+// an initializer list whose body has a platform branch.
+const macroBeforeClass = `#include <string>
+#define DEPRECATED_PUSH_()
+DEPRECATED_PUSH_()
+
+#if HAS_REDIRECTION
+class CapturedStream {
+ public:
+  explicit CapturedStream(int fd) : fd_(fd) {
+#ifdef _WIN32
+    name_ = "win";
+#else
+    std::string name_template;
+    name_template = "/tmp/";
+    name_ = name_template;
+#endif
+  }
+  std::string Get() const { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+};
+#endif
+
+class Handle {
+ public:
+  ~Handle();
+  int n = 0;
+};
+
+Handle::~Handle() {
+#ifdef _WIN32
+  n = 1;
+#else
+  n = 2;
+#endif
+}
+`
+
+// TestMaskMacroBeforeClass masks the POSIX branch of the constructor
+// coarsely and compiles a program using the class where the branch is
+// masked: only the constructor's body is guarded. (With the macro call
+// taken for a function head, the class body was one function body and
+// its placeholder left a class with no constructor and no Get.) The POSIX
+// branch of an out-of-class destructor is masked too: a destructor
+// returns nothing ("Handle::~Handle() { return {}; }" does not compile).
+func TestMaskMacroBeforeClass(t *testing.T) {
+	masktest.NeedTool(t, "g++")
+	regions := []schemas.VerifiedRegion{masktest.Region(12, 14), masktest.Region(35, 35)}
+	out, err := mask.Rules{}.Mask(context.Background(), mask.Input{Path: "port.cc", Source: []byte(macroBeforeClass), Regions: regions, Coarse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	masked := string(out.Source)
+	if !strings.Contains(masked, "std::string Get() const { return name_; }") {
+		t.Fatalf("the class lost its members (actions %+v):\n%s", out.Actions, masked)
+	}
+	dir := t.TempDir()
+	main := string(out.Source) + "int main() { CapturedStream c(1); Handle h; return int(c.Get().size()) + h.n; }\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.cc"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, defs := range [][]string{{"-DHAS_REDIRECTION"}, {"-DHAS_REDIRECTION", "-D_WIN32"}} {
+		masktest.Run(t, dir, nil, "g++", append([]string{"-std=c++17", "-Wall", "-Werror"}, append(defs, "-o", "prog", "main.cc")...)...)
+	}
+}

@@ -235,6 +235,9 @@ var cSpecifiers = map[string]bool{
 	"WINAPI": true, "__stdcall": true, "__cdecl": true, "CALLBACK": true, "APIENTRY": true, "_Noreturn": true,
 }
 
+// classKeys open the declaration of a type or a namespace.
+var classKeys = map[string]bool{"class": true, "struct": true, "union": true, "enum": true, "namespace": true, "typedef": true}
+
 // accessLabels are the C++ access specifiers that label class members.
 var accessLabels = map[string]bool{"public": true, "private": true, "protected": true}
 
@@ -288,13 +291,22 @@ found:
 		if end < 0 {
 			return nil
 		}
+		// A macro call standing alone before a class, as in googletest's
+		// "GTEST_DISABLE_MSC_DEPRECATED_PUSH_() class CapturedStream {",
+		// is no function head: what follows a parameter list is never
+		// a class key.
+		if end+1 < len(head) && classKeys[head[end+1]] {
+			return nil
+		}
 		fn := &cfunc{name: head[i-1], open: open, close: -1}
 		nameAt := i - 1
-		for nameAt >= 2 && head[nameAt-1] == "::" && isCIdent(head[nameAt-2]) {
-			nameAt -= 2
-		}
+		// A destructor's "~" comes before its class's qualifiers are
+		// taken off ("Base::~Base()" has no result type, not "Base ::").
 		if nameAt > 0 && head[nameAt-1] == "~" {
 			nameAt--
+		}
+		for nameAt >= 2 && head[nameAt-1] == "::" && isCIdent(head[nameAt-2]) {
+			nameAt -= 2
 		}
 		for _, t := range head[:nameAt] {
 			if !cSpecifiers[t] {

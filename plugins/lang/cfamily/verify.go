@@ -20,8 +20,12 @@ import (
 // "this platform has uselocale, getrandom, arc4random_buf" that way, and a
 // region that runs on one platform only under such a test is platform
 // code (json-c's locale and random seed, expat's entropy), not a false
-// positive for want of a _WIN32.
-var platformMacros = regexp.MustCompile(`\b(HAVE_[A-Z0-9_]+|_WIN32|_WIN64|WIN32|_WINDOWS|__WINDOWS__|__linux__|__linux|linux|__gnu_linux__|__unix__|__unix|unix|_MSC_VER|__APPLE__|__MACH__|__MINGW32__|__MINGW64__|__CYGWIN__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__sun|__HAIKU__|__ANDROID__|_AIX|_POSIX_VERSION|__EMSCRIPTEN__)\b`)
+// positive for want of a _WIN32. PREFIX_OS_* and PREFIX_PLATFORM_* are a
+// project's own names for the platform, derived from the compiler's
+// macros in one header and tested everywhere else: googletest's
+// GTEST_OS_WINDOWS, Catch's CATCH_PLATFORM_WINDOWS, leveldb's
+// LEVELDB_PLATFORM_POSIX.
+var platformMacros = regexp.MustCompile(`\b([A-Z][A-Z0-9]*_(?:OS|PLATFORM)_[A-Z0-9_]+|HAVE_[A-Z0-9_]+|_WIN32|_WIN64|WIN32|_WINDOWS|__WINDOWS__|__linux__|__linux|linux|__gnu_linux__|__unix__|__unix|unix|_MSC_VER|__APPLE__|__MACH__|__MINGW32__|__MINGW64__|__CYGWIN__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__sun|__HAIKU__|__ANDROID__|_AIX|_POSIX_VERSION|__EMSCRIPTEN__)\b`)
 
 var (
 	cGrammar = braced.Grammar{
