@@ -39,7 +39,7 @@ func TestExampleConfigsGolden(t *testing.T) {
 		{"example-configs", []string{"examples"}, false},
 		// Pinned remote sources (modules, crates, Debian packages) and
 		// every preset the corpus uses.
-		{"corpus-configs", []string{"corpus", "corpus/c"}, true},
+		{"corpus-configs", []string{"corpus", "corpus/c", "corpus/cpp"}, true},
 	} {
 		t.Run(set.name, func(t *testing.T) {
 			checkConfigGolden(t, manifestSet(t, set.dirs...), filepath.Join("testdata", set.name+".golden"), set.hashed)
