@@ -54,7 +54,8 @@ func (retryKind) Name() string { return RetryKind }
 // Version 2: Go's coarse mode returns nil errors.
 // Version 3: as the mask step's version 7.
 // Version 4: as the mask step's version 8.
-func (retryKind) Version() string { return "4" }
+// Version 5: a first run that produced no result is a crash, not a hang.
+func (retryKind) Version() string { return "5" }
 
 func (retryKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg RetryConfig
@@ -107,13 +108,16 @@ func finishRetry(rc *engine.RunContext, rec Record) error {
 
 // firstRunClass classifies the target's run on the first mask for the
 // tests it broke (passing in every complete run, not on the mask). A first
-// run that produced no result (its step failed) counts as a hang: the
-// retry is what a failed run needs most.
+// run that produced no result (its step failed) counts as a crash: a suite
+// that ran out of time still reports (its tests time out), so a step with
+// nothing to report died some other way — a test program that segfaults
+// before its report (c-ares' arestest, whose gtest XML is written at the
+// end) is the common case. Either class gets the whole-body retry.
 func firstRunClass(rc *engine.RunContext, runs int) (schemas.MaskedRun, error) {
 	masked, err := testResults(rc, InputFirstRun)
 	var absent *engine.AbsentError
 	if errors.As(err, &absent) {
-		return schemas.MaskedRun{Class: schemas.MaskHang, Crashed: []string{"the run produced no result: " + absent.Error()}}, nil
+		return schemas.MaskedRun{Class: schemas.MaskCrash, Crashed: []string{"the run produced no result: " + absent.Error()}}, nil
 	}
 	if err != nil {
 		return schemas.MaskedRun{}, err

@@ -32,7 +32,7 @@ func TestRetry(t *testing.T) {
 		{"quiet", &schemas.TestResults{Tests: []schemas.TestResult{{ID: test, Status: schemas.StatusFail}}}, false, schemas.MaskQuiet},
 		{"crash", &schemas.TestResults{Tests: []schemas.TestResult{{ID: "retry/TestOther", Status: schemas.StatusFail}}}, true, schemas.MaskCrash},
 		{"hang", &schemas.TestResults{Tests: []schemas.TestResult{{ID: test, Status: schemas.StatusTimeout}}}, true, schemas.MaskHang},
-		{"no first run", nil, true, schemas.MaskHang},
+		{"no first run", nil, true, schemas.MaskCrash},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			regions := windowsRegions{"sep_windows.go": {{8, 8}}}
