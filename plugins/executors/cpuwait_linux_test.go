@@ -3,46 +3,13 @@ package executors
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/osbench/osbench/plugins/executors/cpuload"
 )
-
-// pinnedSpinners starts n busy loops pinned to one CPU of this process's
-// and returns that CPU: a command pinned there too waits for it most of
-// the time, whatever else the machine does (more load only makes it wait
-// longer). They are killed when the test ends.
-func pinnedSpinners(t *testing.T, n int) int {
-	t.Helper()
-	if _, err := exec.LookPath("taskset"); err != nil {
-		t.Skip("no taskset")
-	}
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		t.Fatal(err)
-	}
-	cpu := -1
-	for i := 0; i < 1024; i++ {
-		if set.IsSet(i) {
-			cpu = i
-		}
-	}
-	if cpu < 0 {
-		t.Fatal("no CPU in this process's affinity set")
-	}
-	for i := 0; i < n; i++ {
-		c := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "while :; do :; done")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-	}
-	return cpu
-}
 
 // TestCPUFiguresTellSleepFromStarvation runs, beside busy loops pinned
 // to one CPU, a command that sleeps and one that spins on that CPU: both
@@ -55,7 +22,7 @@ func TestCPUFiguresTellSleepFromStarvation(t *testing.T) {
 	if err != nil {
 		t.Skipf("no cgroup2 hierarchy: %v", err)
 	}
-	cpu := strconv.Itoa(pinnedSpinners(t, 4))
+	cpu := strconv.Itoa(cpuload.BusyCPU(t, 4))
 	tests := []struct {
 		name    string
 		argv    []string

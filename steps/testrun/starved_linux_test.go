@@ -4,43 +4,13 @@ package testrun
 
 import (
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/engine"
-	"golang.org/x/sys/unix"
+	"github.com/osbench/osbench/plugins/executors/cpuload"
 )
-
-// busyCPU starts n busy loops pinned to one CPU of this process's and
-// returns that CPU; they are killed when the test ends. A command pinned
-// there waits for the CPU most of the time however loaded the rest of the
-// machine is: more load only makes it wait longer.
-func busyCPU(t *testing.T, n int) int {
-	t.Helper()
-	if _, err := exec.LookPath("taskset"); err != nil {
-		t.Skip("no taskset")
-	}
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		t.Fatal(err)
-	}
-	cpu := -1
-	for i := 0; i < 1024; i++ {
-		if set.IsSet(i) {
-			cpu = i
-		}
-	}
-	for i := 0; i < n; i++ {
-		c := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "while :; do :; done")
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
-	}
-	return cpu
-}
 
 // TestStarvedTimeoutIsInfrastructure runs two suites that time out on a
 // CPU kept busy by four loops: one whose test sleeps (a deadlock waits for
@@ -52,7 +22,7 @@ func TestStarvedTimeoutIsInfrastructure(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("per-command cgroups need a root osbench")
 	}
-	cpu := strconv.Itoa(busyCPU(t, 4))
+	cpu := strconv.Itoa(cpuload.BusyCPU(t, 4))
 	tests := []struct {
 		name      string
 		script    string
