@@ -72,15 +72,7 @@ func TestCEntryEvidence(t *testing.T) {
 				"ex.c":             tc.forger + "int ex_value(void) { return 1; }\n",
 				"tests/ex_tests.c": "#include <string.h>\nint ex_value(void);\nint main(int argc, char **argv) {\n  if (argc > 1 && strcmp(argv[1], \"two_is_two\") == 0) return ex_value() == 2 ? 0 : 1;\n  return ex_value() == 1 ? 0 : 1;\n}\n",
 			}
-			for name, body := range files {
-				p := filepath.Join(repo, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, repo, files)
 			env := append(os.Environ(), "CFLAGS=--coverage", "LDFLAGS=--coverage")
 			sh := func(script string) []byte {
 				cmd := exec.Command("bash", "-c", script)

@@ -127,15 +127,7 @@ func TestRustEntryEvidence(t *testing.T) {
 				"src/lib.rs":   lib,
 				"src/forge.rs": tc.forger,
 			}
-			for name, body := range files {
-				p := filepath.Join(repo, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, repo, files)
 			launch, err := rn.Launch(work)
 			if err != nil || launch == nil {
 				t.Fatalf("Launch = %v, %v", launch, err)

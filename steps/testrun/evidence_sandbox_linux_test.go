@@ -102,15 +102,7 @@ func TestGoEvidenceOutOfReachOfTestBinaries(t *testing.T) {
 				"b/b.go":      "package b\n\nfunc B() int { return 2 }\n",
 				"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {\n\tif B() != 2 {\n\t\tt.Fatal(\"B() is not 2\")\n\t}\n}\n",
 			}
-			for name, body := range files {
-				p := filepath.Join(repo, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, repo, files)
 			for _, d := range []string{"home", "tmp"} {
 				if err := os.MkdirAll(filepath.Join(work, d), 0o755); err != nil {
 					t.Fatal(err)

@@ -155,15 +155,7 @@ func TestGoLauncherEvidence(t *testing.T) {
 			default:
 				files["a/a.go"] = "package a\n\nfunc A() int { return 2 }\n"
 			}
-			for name, body := range files {
-				p := filepath.Join(repo, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, repo, files)
 			launch, err := goRunner(t).Launch(work)
 			if err != nil {
 				t.Fatal(err)
@@ -234,4 +226,19 @@ func resultsByID(results []schemas.TestResult) map[string]schemas.TestResult {
 		got[r.ID] = r
 	}
 	return got
+}
+
+// writeFiles writes files (slash paths relative to root, and their
+// contents) under root, making the directories they need.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

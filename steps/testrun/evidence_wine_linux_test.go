@@ -78,15 +78,7 @@ func TestGoWineEntryEvidence(t *testing.T) {
 				"c/forge.go":  strings.Replace(harnessReuseInit, "package a\n", "package c\n", 1),
 				"c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif C() != 2 {\n\t\tt.Fatal(\"C() is not 2\")\n\t}\n}\n",
 			}
-			for name, body := range files {
-				p := filepath.Join(repo, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, repo, files)
 			for _, d := range []string{"home", "tmp"} {
 				if err := os.MkdirAll(filepath.Join(work, d), 0o755); err != nil {
 					t.Fatal(err)

@@ -47,15 +47,7 @@ func goldenRepo(t *testing.T, work string) string {
 		".cargo/config.toml": "[env]\nFOO = \"1\"\n[alias]\nt = \"test\"\n",
 		ctest.CTestBuildDir + "/CTestTestfile.cmake": "# generated\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(repo, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, repo, files)
 	return repo
 }
 
