@@ -94,18 +94,26 @@ func TestMachineFailuresAreInfrastructure(t *testing.T) {
 			if !strings.Contains(log, tt.wantLog) {
 				t.Errorf("log lacks %q:\n%s", tt.wantLog, log)
 			}
-			rec, err := e.Cache().GetAction(r.Key)
-			cached := err == nil && !rec.Failed
-			if tt.wantInfra != "" {
-				if r.Status != engine.StatusFailed || len(r.Retries) != 1 || cached {
-					t.Errorf("status %s, %d retries, cached %v; want failed, 1 retry, not cached", r.Status, len(r.Retries), cached)
-				}
-				return
-			}
-			if r.Status != engine.StatusRan || !cached || len(r.Retries) != 0 {
-				t.Errorf("status %s (%s), cached %v, %d retries; want ran, cached, none", r.Status, r.Error, cached, len(r.Retries))
-			}
+			checkCaching(t, e, r, tt.wantInfra != "", log)
 		})
+	}
+}
+
+// checkCaching checks what became of a step's run: an infrastructure
+// failure failed, was retried once and left nothing cached; any other run
+// ran, was cached and was not retried.
+func checkCaching(t *testing.T, e *engine.Engine, r *engine.StepResult, infra bool, log string) {
+	t.Helper()
+	rec, err := e.Cache().GetAction(r.Key)
+	cached := err == nil && !rec.Failed
+	if infra {
+		if r.Status != engine.StatusFailed || len(r.Retries) != 1 || cached {
+			t.Errorf("status %s, %d retries, cached %v; want failed, 1 retry, not cached; log:\n%s", r.Status, len(r.Retries), cached, log)
+		}
+		return
+	}
+	if r.Status != engine.StatusRan || !cached || len(r.Retries) != 0 {
+		t.Errorf("status %s (%s), cached %v, %d retries; want ran, cached, none; log:\n%s", r.Status, r.Error, cached, len(r.Retries), log)
 	}
 }
 

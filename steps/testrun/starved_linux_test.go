@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/plugins/executors/cpuload"
 )
 
@@ -51,17 +50,7 @@ func TestStarvedTimeoutIsInfrastructure(t *testing.T) {
 			if !strings.Contains(log, tt.wantLog) || !strings.Contains(log, "[osbench: cpu of the timed-out run: waited") {
 				t.Errorf("log lacks %q or the CPU figures:\n%s", tt.wantLog, log)
 			}
-			rec, err := e.Cache().GetAction(r.Key)
-			cached := err == nil && !rec.Failed
-			if tt.wantInfra != "" {
-				if r.Status != engine.StatusFailed || len(r.Retries) != 1 || cached {
-					t.Errorf("status %s, %d retries, cached %v; want failed, 1 retry, not cached", r.Status, len(r.Retries), cached)
-				}
-				return
-			}
-			if r.Status != engine.StatusRan || !cached || len(r.Retries) != 0 {
-				t.Errorf("status %s (%s), cached %v, %d retries; want ran, cached, none; log:\n%s", r.Status, r.Error, cached, len(r.Retries), log)
-			}
+			checkCaching(t, e, r, tt.wantInfra != "", log)
 		})
 	}
 }
