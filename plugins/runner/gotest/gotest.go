@@ -24,7 +24,8 @@ func init() {
 		// 2: the entry tracer's evidence (launcher.go); 3 on Windows:
 		// the Windows entry tracer's under Wine (a change to what
 		// plugins/executors/wineshim/entrytrace.c records is a bump
-		// here, since the tracer's source is in no key).
+		// here, since the tracer's source is in no key; the executors'
+		// TestTracerSourceChangeBumpsGoTestVersion fails until it is).
 		Version:          "2",
 		PlatformVersions: map[string]string{"windows": "3"},
 		Parser:           parsers.NameGoTestJSON,
