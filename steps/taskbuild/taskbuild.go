@@ -24,6 +24,7 @@ import (
 
 	"github.com/osbench/osbench/engine"
 	"github.com/osbench/osbench/engine/cache"
+	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/label"
 	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
@@ -145,7 +146,9 @@ func (taskKind) Name() string { return Kind }
 // A group of a split direction (Config.Group) enters the key through the
 // configuration; a direction that is not split computes what version 7 did.
 // Version 10: tasks record their locked dependency set (InputDeps).
-func (taskKind) Version() string { return "10" }
+// Version 11: a repository whose own lock takes its own package at a
+// published version is no task (selfLocked).
+func (taskKind) Version() string { return "11" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -246,7 +249,10 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if goldTimedOut == "" {
 		goldTimedOut = label.GoldRerunTimedOut(cfg.Source, in.SourceComplete, in.SourceGold)
 	}
+	self := selfLocked(cfg.Language, original)
 	switch {
+	case self != "":
+		out.Rejected = self
 	case goldTimedOut != "":
 		out.Rejected = goldTimedOut
 	case split != nil && split.Group.Regions == 0:
@@ -354,6 +360,20 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 		return "the gold patch applied to the masked repository does not give back the complete repository"
 	}
 	return ""
+}
+
+// selfLocked says why a repository whose locked set holds a published
+// copy of its own package is no task, or "" when it holds none. Every
+// command of the repository needs that copy (it is in the build), so it
+// stays in their view where toolenv.Hide whites out every other copy —
+// and it is the complete original of what the task masks: a #[path] or
+// include! (Rust) or a read (Go) away.
+func selfLocked(language, repo string) string {
+	self := deps.SelfLocked(language, repo)
+	if len(self) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the repository's own lock takes its own package at a published version (%s): its build needs that copy, the complete original of what the task masks, so no command can be kept from reading it", strings.Join(self, ", "))
 }
 
 // loudMask says why a mask whose target run crashed or hung is no task:

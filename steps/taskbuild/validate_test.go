@@ -91,3 +91,30 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfLocked: a crate whose lock takes the crate itself from the
+// registry (a dev-dependency that depends on it) is no task, with the copy
+// named; the same crate without that entry is not refused.
+func TestSelfLocked(t *testing.T) {
+	lock := "version = 3\n\n[[package]]\nname = \"same-file\"\nversion = \"1.0.6\"\n"
+	registryCopy := "\n[[package]]\nname = \"same-file\"\nversion = \"1.0.5\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+	for _, tc := range []struct {
+		name, lock, want string
+	}{
+		{"own package only as the tree", lock, ""},
+		{"own package also from the registry", lock + registryCopy, "crate same-file@1.0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := t.TempDir()
+			for name, body := range map[string]string{"Cargo.toml": "[package]\nname = \"same-file\"\nversion = \"1.0.6\"\n", "Cargo.lock": tc.lock} {
+				if err := os.WriteFile(filepath.Join(repo, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := selfLocked("rust", repo)
+			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Errorf("selfLocked = %q, want it to name %q", got, tc.want)
+			}
+		})
+	}
+}
