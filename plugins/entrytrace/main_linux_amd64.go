@@ -134,4 +134,3 @@ func signalNamed(name string) syscall.Signal {
 	return 0
 }
 
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

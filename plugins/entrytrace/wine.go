@@ -204,3 +204,6 @@ func windowsCommandLine(args []string) string {
 	}
 	return b.String()
 }
+
+// oneLine keeps a message on one line of a record or a log.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -23,12 +23,6 @@ import (
 // whether the command sleeps or spins, so it cannot tell the two apart and
 // is only reported (CPUScope "host").
 
-// Scopes of Result.CPUWait.
-const (
-	CPUScopeCommand = "command" // the command's own cgroup
-	CPUScopeHost    = "host"    // the whole machine: not the command's own wait
-)
-
 // cpuAccount is what a command's CPU figures are read from.
 type cpuAccount struct {
 	// cg is the command's cgroup2 cgroup, nil without one.

@@ -142,6 +142,13 @@ type Result struct {
 	CPUScope         string
 }
 
+// Scopes of Result.CPUWait (declared on every platform: the test step
+// reads them wherever osbench is built).
+const (
+	CPUScopeCommand = "command" // the command's own cgroup
+	CPUScopeHost    = "host"    // the whole machine: not the command's own wait
+)
+
 // Executor runs commands on one platform.
 //
 // Run returns an error only for infrastructure failures: the command could
