@@ -40,8 +40,9 @@ func Infra(cause string, err error) error {
 
 // InfraCause returns the cause of an infrastructure failure, "" when err is
 // none. A full disk is one wherever it surfaces — the command's output, or
-// osbench's own write to the cache or the work dir (ENOSPC, EDQUOT) — so
-// those errors are classified here, whatever the step kind.
+// osbench's own write to the cache or the work dir (ENOSPC) — and so is a
+// quota (EDQUOT: a file-system quota, or the executor's disk limit of a
+// step), so those errors are classified here, whatever the step kind.
 func InfraCause(err error) string {
 	var ie *InfraError
 	switch {
@@ -49,8 +50,10 @@ func InfraCause(err error) string {
 		return ""
 	case errors.As(err, &ie):
 		return ie.Cause
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+	case errors.Is(err, syscall.ENOSPC):
 		return CauseNoSpace
+	case errors.Is(err, syscall.EDQUOT):
+		return CauseDiskQuota
 	}
 	// A step run elsewhere (a Temporal worker) comes back as text: its
 	// InfraError's words carry the cause across.
@@ -66,7 +69,8 @@ const infraPrefix = "infrastructure failure ("
 
 // Causes of infrastructure failures the engine and the steps name.
 const (
-	CauseNoSpace = "no space left on device"
+	CauseNoSpace   = "no space left on device"
+	CauseDiskQuota = "disk quota exceeded"
 )
 
 // Defaults for Options.InfraRetries and Options.InfraBackoff.

@@ -184,6 +184,7 @@ func TestInfraCauseCrossesTheWire(t *testing.T) {
 		{fmt.Errorf("worker: %w", Infra("lost wineserver", nil)), "lost wineserver"},
 		{errors.New("activity failed: infrastructure failure (no space left on device): write: x"), "no space left on device"},
 		{fmt.Errorf("writing: %w", syscall.ENOSPC), CauseNoSpace},
+		{fmt.Errorf("local executor: sh stopped: past the disk limit: %w", syscall.EDQUOT), CauseDiskQuota},
 		{errors.New("test command exited 1 and reported no test"), ""},
 		{nil, ""},
 	}

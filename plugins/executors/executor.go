@@ -140,6 +140,11 @@ type Result struct {
 	// the run and never enter a key.
 	CPUTime, CPUWait time.Duration
 	CPUScope         string
+	// DiskUsed is the most the command's work dir held when the executor
+	// measured it against its disk limit (disklimit.go), 0 when it did
+	// not. A command stopped at the limit ends with ExitCode -1 and Run
+	// returns a quota error (EDQUOT) beside this Result.
+	DiskUsed int64
 }
 
 // Scopes of Result.CPUWait (declared on every platform: the test step

@@ -65,6 +65,12 @@ type Local struct {
 	// key: it can only turn a run into an OOM kill, which is an
 	// infrastructure failure (memlimit.go).
 	MemoryLimit int64
+	// DiskLimit bounds what a command's work dir may hold, in bytes
+	// (disklimit.go); 0 is none, autoDiskLimit a quarter of the work
+	// dir's file system. NewLocal sets DefaultDiskLimit. Outside every
+	// key, like MemoryLimit: a command past it is stopped and Run
+	// returns a quota error.
+	DiskLimit int64
 
 	// stateDir holds the test launchers; without one test programs run
 	// directly.
@@ -104,7 +110,7 @@ type sandboxRequest struct {
 // NewLocal creates the local executor. Its state directory holds the test
 // launchers.
 func NewLocal(cfg Config) (*Local, error) {
-	l := &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, MemoryLimit: DefaultMemoryLimit(), stateDir: cfg.StateDir}
+	l := &Local{KillGrace: defaultKillGrace, OutputWait: defaultOutputWait, MemoryLimit: DefaultMemoryLimit(), DiskLimit: DefaultDiskLimit(), stateDir: cfg.StateDir}
 	if cfg.Unisolated {
 		l.off = isolationOff{network: true, view: true}
 	}
@@ -192,8 +198,9 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 		_ = killTree(c.Process)
 	}
 	exited, wait := startWaiter(c)
-	cause := l.supervise(ctx, c.Process, cmd.Timeout, exited, sb != nil)
-	res := Result{ExitCode: -1, Duration: time.Since(started)}
+	disk := watchDiskLimit(cmd.WorkDir, diskLimitFor(l.DiskLimit, cmd.WorkDir))
+	cause := l.supervise(ctx, c.Process, cmd.Timeout, exited, sb != nil, disk.exceeded())
+	res := Result{ExitCode: -1, Duration: time.Since(started), DiskUsed: disk.end()}
 	waitErr := wait()
 	if c.ProcessState != nil {
 		res.ExitCode = c.ProcessState.ExitCode()
@@ -213,6 +220,9 @@ func (l *Local) runAs(ctx context.Context, cmd Cmd, who runUser) (Result, error)
 	switch cause {
 	case stopTimeout:
 		res.TimedOut, res.ExitCode = true, -1
+	case stopDiskLimit:
+		res.ExitCode = -1
+		return res, fmt.Errorf("local executor: %w", errOverDiskLimit(cmd.Argv[0], cmd.WorkDir, res.DiskUsed, disk.limit))
 	case stopCanceled:
 		res.ExitCode = -1
 		return res, fmt.Errorf("local executor: %s stopped: %w", cmd.Argv[0], ctx.Err())
@@ -353,17 +363,18 @@ const (
 	stopNone stopCause = iota
 	stopTimeout
 	stopCanceled
+	stopDiskLimit
 )
 
 // supervise returns once the command's first process has exited. When the
-// timeout fires or ctx ends first, it asks the process tree to terminate
+// timeout fires, the work dir passes its disk limit or ctx ends first, it asks the process tree to terminate
 // and kills it after KillGrace. Either way it finally kills whatever is left
 // of the tree, so nothing a step started keeps running (or writing into its
 // work directory) after the step.
 //
 // A sandbox init gets longer: it kills the command's processes itself
 // after KillGrace, which a subreaper (a non-root osbench) must live to do.
-func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Duration, exited <-chan struct{}, sandboxed bool) stopCause {
+func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Duration, exited <-chan struct{}, sandboxed bool, overDisk <-chan struct{}) stopCause {
 	var deadline <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -375,6 +386,8 @@ func (l *Local) supervise(ctx context.Context, p *os.Process, timeout time.Durat
 	case <-exited:
 	case <-deadline:
 		cause = stopTimeout
+	case <-overDisk:
+		cause = stopDiskLimit
 	case <-ctx.Done():
 		cause = stopCanceled
 	}

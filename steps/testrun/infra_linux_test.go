@@ -283,6 +283,32 @@ func TestOOMKilledTestIsInfrastructure(t *testing.T) {
 	}
 }
 
+// TestStepOverItsDiskLimit: a test that writes past the step's disk limit
+// (OSBENCH_STEP_DISK) is stopped by the executor and fails as
+// infrastructure with the quota's cause, retried and not cached; with no
+// limit the same suite passes and is cached.
+func TestStepOverItsDiskLimit(t *testing.T) {
+	script := `echo "running 1 test"; head -c 64M /dev/zero > big; sleep 10; ` + passLines
+	for _, tt := range []struct {
+		limit     string
+		wantInfra string
+	}{{"16M", engine.CauseDiskQuota}, {"0", ""}} {
+		t.Run("limit "+tt.limit, func(t *testing.T) {
+			t.Setenv(executors.DiskLimitVar, tt.limit)
+			rep, e := buildInfra(t, t.TempDir(), infraTestStep([]string{"sh", "-c", script}, "libtest", "5m", nil))
+			r := rep.Step("r/linux/test")
+			log := stepLog(t, e, r)
+			if r.Infra != tt.wantInfra {
+				t.Fatalf("infra %q (status %s, error %q), want %q; log:\n%s", r.Infra, r.Status, r.Error, tt.wantInfra, log)
+			}
+			if tt.wantInfra != "" && !strings.Contains(r.Error, "past the disk limit of 16 MiB") {
+				t.Errorf("error %q does not name the limit", r.Error)
+			}
+			checkCaching(t, e, r, tt.wantInfra != "", log)
+		})
+	}
+}
+
 // TestKilledWineserverIsInfrastructure runs a Windows program under the
 // wine executor, as make check and CTest do, and kills its wineserver for
 // real while it runs (SIGINT, what wineserver -k sends): Wine ends the

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/osbench/osbench/engine"
@@ -285,6 +286,12 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow, HiddenPaths: hidden,
 		})
 		stopDisk()
+		if errors.Is(err, syscall.EDQUOT) {
+			// The executor's disk limit stopped the command: marked
+			// here too, so the cause crosses a worker's wire as words.
+			fmt.Fprintf(logw, "[osbench: %v]\n", err)
+			err = engine.Infra(engine.CauseDiskQuota, err)
+		}
 		if ferr := errors.Join(logR.Flush(), outR.Flush()); ferr != nil && err == nil {
 			err = ferr
 		}
