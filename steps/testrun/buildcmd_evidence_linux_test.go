@@ -30,10 +30,17 @@ EOF
 
 // TestBuildCommandCannotForgeGoEvidence runs the test step on a module whose
 // package a forges its passes in an init (no M.Run, no profile) and whose
-// build command replaced the launcher: the step makes the launcher and its
-// records afresh after the build, so TestA is still an error the evidence
-// denies.
+// build command, or compile command (a cargo build script runs in cargo's
+// compile phase the same way), replaced the launcher: the step makes the
+// launcher and its records afresh after either, so TestA is still an error
+// the evidence denies.
 func TestBuildCommandCannotForgeGoEvidence(t *testing.T) {
+	for _, block := range []string{"build", "compile"} {
+		t.Run(block, func(t *testing.T) { testPhaseCannotForgeGoEvidence(t, block) })
+	}
+}
+
+func testPhaseCannotForgeGoEvidence(t *testing.T, block string) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
@@ -55,7 +62,7 @@ func TestBuildCommandCannotForgeGoEvidence(t *testing.T) {
 				// whoever runs the tests.
 				{Name: "executor", Value: "local"}, {Name: "user", Value: "root"}, {Name: "toolchain", Value: ""},
 				{Name: "env", Value: map[string]string{"GOCACHE": gocache, "CGO_ENABLED": "0"}},
-				{Name: "build", Value: map[string]any{"argv": []string{"sh", "-c", launcherReplacer}}},
+				{Name: block, Value: map[string]any{"argv": []string{"sh", "-c", launcherReplacer}}},
 				{Name: "test", Value: map[string]any{"argv": []string{"go", "test", "-count=1", "-json", "-covermode=set", "-coverpkg=./...", "-coverprofile=coverage.out", "./..."}}},
 				{Name: "timeout", Value: "10m"}, {Name: "parser", Value: "go-test-json"},
 				{Name: "skip", Value: []string{}}, {Name: "coverage_file", Value: "coverage.out"},

@@ -160,10 +160,11 @@ func runSuite(sr suiteRun) (results []schemas.TestResult, buildOK bool, testRes 
 		// expected test missing), as without the phase.
 		sr.watch.reset()
 	}
-	if buildOK && cfg.Build != nil {
-		// The build command may run the patch's code (a Makefile, a
-		// script) with the record and launcher directories writable:
-		// whatever it left there is replaced before the tests run.
+	if buildOK && (cfg.Build != nil || compile != nil) {
+		// The build command and the compile phase may run the patch's
+		// code (a Makefile, a script, a cargo build script) with the
+		// record and launcher directories writable: whatever they left
+		// there is replaced before the tests run.
 		if err := sr.relaunch(); err != nil {
 			return nil, false, testRes, nil, nil, err
 		}
