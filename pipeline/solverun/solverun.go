@@ -228,7 +228,7 @@ func failure(r *engine.StepResult, id string) string {
 func agentConfig(a *manifests.Agent) (agentsolve.Agent, error) {
 	c := agentsolve.Agent{
 		Name: a.Name, Command: a.Command, Env: a.Env, SecretEnv: nonNil(a.SecretEnv),
-		Wall: a.Wall.String(), Steps: a.Steps, Allow: nonNil(a.Allow), Files: map[string]string{},
+		Wall: a.Wall.String(), Steps: a.Steps, Cost: a.Cost, Allow: nonNil(a.Allow), Files: map[string]string{},
 	}
 	if c.Env == nil {
 		c.Env = map[string]string{}
