@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestModelCallBudget: past budget.steps a model call (a POST) is refused
@@ -118,7 +119,10 @@ func TestRelayStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.LimitModelCalls(5, nil)
-	resp, err := http.Post("http://"+listen(t, p.Relay(target))+"/v1/responses", "application/json", strings.NewReader("{}"))
+	// A relay that buffered the stream would never give the first
+	// event; the generous timeout turns that into a failure.
+	client := &http.Client{Timeout: 2 * time.Minute}
+	resp, err := client.Post("http://"+listen(t, p.Relay(target))+"/v1/responses", "application/json", strings.NewReader("{}"))
 	if err != nil {
 		t.Fatal(err)
 	}
