@@ -17,6 +17,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -383,7 +384,15 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		return err
 	}
 	rc.SetLabel(label(result))
-	return rc.PutJSON(OutputResult, result)
+	// Not rc.PutJSON: solve.json is read by people (solves.jsonl), and
+	// "steps 101 > 100" should not read "steps 101 \u003e 100".
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(result); err != nil {
+		return err
+	}
+	return rc.PutBytes(OutputResult, out.Bytes())
 }
 
 // prependPath puts dir first on env's PATH.
