@@ -152,11 +152,17 @@ func (g *guard) read() {
 		return
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if info.Size() < g.offset {
+		// Truncated and rewritten: read it from the start again (the
+		// lines are totals, so nothing is counted twice).
+		g.offset, g.partial = 0, nil
+	}
 	if _, err := f.Seek(g.offset, io.SeekStart); err != nil {
 		return
 	}
