@@ -354,7 +354,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := keepArtifacts(side, artifacts); err != nil {
 		return err
 	}
-	if info, err := os.Lstat(budget.path); err == nil && info.Size() > 0 {
+	if info, err := os.Lstat(budget.path); err == nil && info.Mode().IsRegular() && info.Size() > 0 {
 		if err := keepArtifact(side, budget.path, SideUsage); err != nil {
 			return err
 		}
