@@ -28,7 +28,8 @@ import (
 //	  files      = ["agent.sh"]        # copied in; their content is in the key
 //	  budget {
 //	    wall  = "2h"                   # killed after this
-//	    steps = 100                    # passed to the agent (OSBENCH_MAX_STEPS)
+//	    steps = 100                    # model calls; over it the agent is ended
+//	    cost  = 2.5                    # USD the agent reports; over it, ended
 //	  }
 //	  network {
 //	    allow = ["llm.example:443"]    # the only endpoints it may reach
@@ -41,10 +42,14 @@ type Agent struct {
 	SecretEnv []string
 	// Wall is the wall-clock budget of one attempt; 0 is DefaultAgentWall.
 	Wall time.Duration
-	// Steps is the step budget the agent is told about (0: none declared);
-	// osbench cannot count an arbitrary CLI's steps, so enforcing it is the
-	// agent's, and the wall budget is osbench's.
+	// Steps is the step budget (0: none declared): the agent is told
+	// (OSBENCH_MAX_STEPS), and osbench ends it past that many model calls,
+	// counted by its proxy where the calls are plain HTTP, or reported by
+	// the agent (steps/agentsolve/budget.go).
 	Steps int
+	// Cost is the budget in US dollars (0: none declared), enforced on
+	// what the agent reports spending: osbench cannot see prices.
+	Cost float64
 	// Allow lists host:port endpoints, sorted, each once.
 	Allow []string
 	// Files are the agent's own files (a script, a prompt), absolute paths
@@ -61,13 +66,17 @@ const DefaultAgentWall = 2 * time.Hour
 // maxAgentSteps bounds budget.steps; the paper's runs use 100.
 const maxAgentSteps = 100_000
 
+// maxAgentCost bounds budget.cost (USD): past it a number is more likely a
+// typo (cents for dollars) than a budget.
+const maxAgentCost = 100_000
+
 var agentSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "command", Required: true}, {Name: "env"}, {Name: "secret_env"}, {Name: "files"}},
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "budget"}, {Type: "network"}},
 }
 
 var agentBudgetSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "wall"}, {Name: "steps"}},
+	Attributes: []hcl.AttributeSchema{{Name: "wall"}, {Name: "steps"}, {Name: "cost"}},
 }
 
 var agentNetworkSchema = &hcl.BodySchema{
@@ -129,6 +138,11 @@ func decodeAgentBlock(block *hcl.Block, sc *scope) (*Agent, bool, hcl.Diagnostic
 		if steps != nil && !steps.Broken {
 			a.Steps = steps.Value
 		}
+		cost, d := decodeAttr(bc.Attributes["cost"], sc.ctx, asAgentCost)
+		diags = append(diags, d...)
+		if cost != nil && !cost.Broken {
+			a.Cost = cost.Value
+		}
 	}
 	network, d := singleBlock(content.Blocks, "network")
 	diags = append(diags, d...)
@@ -189,6 +203,18 @@ func asAgentSteps(name string, value cty.Value) (int, *valueError) {
 		problem = invalidValue("%s must be between 1 and %d, not %d.", name, maxAgentSteps, n)
 	}
 	return n, problem
+}
+
+// asAgentCost accepts a positive number of US dollars.
+func asAgentCost(name string, value cty.Value) (float64, *valueError) {
+	if value.Type() != cty.Number {
+		return 0, invalidValue("%s must be a number of US dollars, not %s.", name, typeName(value))
+	}
+	f, _ := value.AsBigFloat().Float64()
+	if !(f > 0 && f <= maxAgentCost) {
+		return 0, invalidValue("%s must be more than 0 and at most %d US dollars, not %s.", name, maxAgentCost, value.AsBigFloat().Text('g', -1))
+	}
+	return f, nil
 }
 
 // asEndpoints accepts host:port endpoints, the only form a CONNECT proxy

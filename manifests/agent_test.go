@@ -27,6 +27,7 @@ func TestAgentDecodes(t *testing.T) {
   budget {
     wall  = "5h"
     steps = 100
+    cost  = 2.5
   }
   network {
     allow = ["LLM.example:443", "127.0.0.1:8080"]
@@ -34,7 +35,7 @@ func TestAgentDecodes(t *testing.T) {
 }`,
 			want: Agent{Name: "mini", Command: []string{"mini", "--yolo", "-t", "instruction"},
 				Env: map[string]string{"MSWEA_MODEL": "gpt"}, SecretEnv: []string{"OPENAI_API_KEY"},
-				Wall: 5 * time.Hour, Steps: 100, Allow: []string{"127.0.0.1:8080", "llm.example:443"}},
+				Wall: 5 * time.Hour, Steps: 100, Cost: 2.5, Allow: []string{"127.0.0.1:8080", "llm.example:443"}},
 		},
 		{
 			name: "a command alone: the default wall budget, no steps, no network",

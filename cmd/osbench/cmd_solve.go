@@ -72,8 +72,12 @@ func newSolveCommand(g *globals) *cobra.Command {
 			for _, f := range res.Failed {
 				fmt.Fprintf(cmd.ErrOrStderr(), "failed: %s\n", f)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "solve: %d predictions by %s; %s\npredictions: %s\n",
-				res.Predictions, agent.Name, res.Steps.Line(), filepath.Join(o.Out, solverun.PredictionsFile))
+			fmt.Fprintf(cmd.OutOrStdout(), "solve: %d predictions by %s; %s\nbudget: %s\n",
+				res.Predictions, agent.Name, res.Steps.Line(), res.Spent.Line())
+			for _, over := range res.Spent.OverBudget {
+				fmt.Fprintf(cmd.OutOrStdout(), "  %s\n", over)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "predictions: %s\n", filepath.Join(o.Out, solverun.PredictionsFile))
 			if len(res.Problems) > 0 || len(res.Failed) > 0 {
 				return errSilent
 			}

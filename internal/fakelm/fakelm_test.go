@@ -132,7 +132,8 @@ func TestMiniScriptStepBudget(t *testing.T) {
 	cmd := exec.Command(script)
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(), "MINI_VENV="+filepath.Dir(filepath.Dir(mini)), "OSBENCH_LM="+s.URL+"/v1", "OSBENCH_MODEL=steps",
-		"OPENAI_API_KEY=fake-key", "HOME="+dir, "OSBENCH_INSTRUCTION="+instruction, "OSBENCH_ARTIFACTS="+dir, "OSBENCH_MAX_STEPS=2")
+		"OPENAI_API_KEY=fake-key", "HOME="+dir, "OSBENCH_INSTRUCTION="+instruction, "OSBENCH_ARTIFACTS="+dir, "OSBENCH_MAX_STEPS=2",
+		"OSBENCH_MAX_COST=2.5", "OSBENCH_USAGE="+filepath.Join(dir, "usage.jsonl"))
 	out, _ := cmd.CombinedOutput() // mini exits non-zero when a limit ends it
 	b, _ := os.ReadFile(filepath.Join(ws, "log.txt"))
 	if string(b) != "one\ntwo\n" {
@@ -140,5 +141,12 @@ func TestMiniScriptStepBudget(t *testing.T) {
 	}
 	if n := len(s.Requests()); n != 2 {
 		t.Errorf("%d model calls, want 2\n%s", n, out)
+	}
+	// Its usage reaches osbench's channel, the last line the totals (a
+	// model litellm has no price for costs nothing).
+	usage, _ := os.ReadFile(filepath.Join(dir, "usage.jsonl"))
+	lines := strings.Split(strings.TrimSpace(string(usage)), "\n")
+	if last := lines[len(lines)-1]; last != `{"steps": 2, "cost_usd": 0.0}` {
+		t.Errorf("usage.jsonl = %q, want a last line of 2 steps, no cost", usage)
 	}
 }

@@ -61,6 +61,45 @@ type Result struct {
 	// failure: rerun solve to retry them), with why.
 	Failed []string
 	Steps  engine.Summary
+	Spent  Spent
+}
+
+// Spent sums the attempts' budgets (solve.json): what osbench counted and
+// what the agents reported.
+type Spent struct {
+	Attempts int
+	// ModelCalls are the model calls osbench's proxy counted.
+	ModelCalls int
+	// Reported is the number of attempts that reported usage; CostUSD
+	// and ReportedSteps are their sums.
+	Reported      int
+	CostUSD       float64
+	ReportedSteps int
+	// OverBudget lists the attempts osbench ended over a budget.
+	OverBudget []string
+}
+
+// add counts one attempt's solve.json.
+func (s *Spent) add(id string, r agentsolve.Result) {
+	s.Attempts++
+	s.ModelCalls += r.ModelCalls
+	if r.Usage != nil {
+		s.Reported++
+		s.CostUSD += r.Usage.CostUSD
+		s.ReportedSteps += r.Usage.Steps
+	}
+	if r.BudgetExceeded != "" {
+		s.OverBudget = append(s.OverBudget, id+": "+r.BudgetExceeded)
+	}
+}
+
+// Line is the one-line summary `osbench solve` prints.
+func (s Spent) Line() string {
+	line := fmt.Sprintf("%d model calls counted by the proxy", s.ModelCalls)
+	if s.Reported > 0 {
+		line += fmt.Sprintf("; %d attempts reported %d steps, %s USD", s.Reported, s.ReportedSteps, strconv.FormatFloat(s.CostUSD, 'f', -1, 64))
+	}
+	return line + fmt.Sprintf("; %d of %d attempts over budget", len(s.OverBudget), s.Attempts)
 }
 
 // Model is the model_name_or_path of an agent's attempt.
@@ -186,6 +225,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
+			var sr agentsolve.Result
+			if err := json.Unmarshal(solve, &sr); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", StepID(opts.Agent.Name, t.InstanceID, k), agentsolve.OutputResult, err)
+			}
+			res.Spent.add(Model(opts.Agent.Name, k)+" "+t.InstanceID, sr)
 			line, err := json.Marshal(struct {
 				InstanceID string `json:"instance_id"`
 				Model      string `json:"model_name_or_path"`
@@ -228,7 +272,7 @@ func failure(r *engine.StepResult, id string) string {
 func agentConfig(a *manifests.Agent) (agentsolve.Agent, error) {
 	c := agentsolve.Agent{
 		Name: a.Name, Command: a.Command, Env: a.Env, SecretEnv: nonNil(a.SecretEnv),
-		Wall: a.Wall.String(), Steps: a.Steps, Allow: nonNil(a.Allow), Files: map[string]string{},
+		Wall: a.Wall.String(), Steps: a.Steps, Cost: a.Cost, Allow: nonNil(a.Allow), Files: map[string]string{},
 	}
 	if c.Env == nil {
 		c.Env = map[string]string{}

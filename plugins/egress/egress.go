@@ -45,6 +45,11 @@ type Proxy struct {
 	// refuses new ones and silences the log.
 	live    map[net.Conn]bool
 	stopped bool
+	// calls counts the model calls passed on (calls.go); past maxCalls
+	// (0: no limit) they are refused, counted in refusedCalls, and over
+	// is told.
+	calls, maxCalls, refusedCalls int
+	over                          func(call int)
 }
 
 // New returns a proxy that lets the endpoints of allow (host:port) through
@@ -141,13 +146,23 @@ func (p *Proxy) logf(format string, args ...any) {
 }
 
 // Relay returns the Serve function of a loopback port that stands for the
-// allowed endpoint target: each connection is joined to target on the
-// host.
+// allowed endpoint target: each connection is served as HTTP, its model
+// calls counted (calls.go), or, when it opens with a TLS handshake, joined
+// byte for byte to target on the host, uncounted.
 func (p *Proxy) Relay(target string) func(net.Conn) {
 	return func(c net.Conn) {
 		defer c.Close()
 		if !p.Allowed(target) {
 			p.logf("refused relay %s: not in network.allow", target)
+			return
+		}
+		br := bufio.NewReader(c)
+		first, err := br.Peek(1)
+		if err != nil {
+			return
+		}
+		if first[0] != tlsHandshake {
+			p.relayHTTP(c, br, target)
 			return
 		}
 		up, done, err := p.open(target)
@@ -156,8 +171,8 @@ func (p *Proxy) Relay(target string) func(net.Conn) {
 			return
 		}
 		defer done()
-		p.logf("allowed relay %s", target)
-		pipe(c, up, nil)
+		p.logf("allowed relay %s (TLS: model calls not counted)", target)
+		pipe(c, up, br)
 	}
 }
 
@@ -225,6 +240,11 @@ func (p *Proxy) forward(c net.Conn, req *http.Request) bool {
 		refuse(c, http.StatusForbidden, "osbench: "+target+" is not in the agent's network.allow\n")
 		return false
 	}
+	call, ok := p.admit(req)
+	if !ok {
+		refuse(c, StatusOverBudget, p.overBudget(req, u.Host, call))
+		return false
+	}
 	up, done, err := p.open(target)
 	if err != nil {
 		p.logf("failed %s http://%s%s: %v", req.Method, u.Host, u.Path, err)
@@ -232,7 +252,7 @@ func (p *Proxy) forward(c net.Conn, req *http.Request) bool {
 		return false
 	}
 	defer done()
-	p.logf("allowed %s http://%s%s", req.Method, u.Host, u.Path)
+	p.logf("allowed %s", describe(req, u.Host, call))
 	// Hop-by-hop headers stay here; the request goes on in origin form,
 	// one per upstream connection.
 	req.Header.Del("Proxy-Connection")

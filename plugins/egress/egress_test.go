@@ -141,7 +141,7 @@ func TestProxy(t *testing.T) {
 		"refused CONNECT " + other + ": not in network.allow",
 		"refused GET http://" + other + "/x: not in network.allow",
 		"refused CONNECT llm.example:80: not in network.allow",
-		"allowed relay " + lm,
+		"allowed GET http://" + lm + "/direct",
 	}, "\n") + "\n"
 	if log.String() != want {
 		t.Errorf("log:\n%s\nwant:\n%s", log.String(), want)

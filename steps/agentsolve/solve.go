@@ -17,6 +17,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -79,6 +81,7 @@ type Agent struct {
 	SecretEnv []string          `json:"secret_env"`
 	Wall      string            `json:"wall"`
 	Steps     int               `json:"steps"`
+	Cost      float64           `json:"cost,omitempty"` // USD
 	Allow     []string          `json:"allow"`
 	Files     map[string]string `json:"files"` // base name → "sha256:<hex>"
 }
@@ -119,6 +122,13 @@ type Result struct {
 	// Refused are other changes left out, each with why.
 	Refused     []Refusal `json:"refused"`
 	PatchDigest string    `json:"patch_digest"`
+	// ModelCalls are the model calls osbench's proxy passed on (plain HTTP
+	// only: budget.go); Usage is the agent's last report of its own.
+	ModelCalls int    `json:"model_calls"`
+	Usage      *Usage `json:"usage,omitempty"`
+	// BudgetExceeded says which budget the attempt went over, "budget
+	// exceeded: steps 101 > 100"; osbench ended the agent then.
+	BudgetExceeded string `json:"budget_exceeded,omitempty"`
 }
 
 // Refusal is one path left out of the patch.
@@ -134,7 +144,9 @@ func init() { engine.RegisterKind(kind{}) }
 func (kind) Name() string { return Kind }
 
 // Version 2: the agent reaches network.allow through osbench's proxy.
-func (kind) Version() string { return "2" }
+// Version 3: budget.steps and budget.cost are enforced (budget.go), and
+// solve.json has model_calls, usage and budget_exceeded.
+func (kind) Version() string { return "3" }
 
 func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -144,6 +156,9 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	wall, err := time.ParseDuration(cfg.Agent.Wall)
 	if err != nil || wall <= 0 {
 		return fmt.Errorf("agent %s: wall budget %q: want a positive duration", cfg.Agent.Name, cfg.Agent.Wall)
+	}
+	if cfg.Agent.Steps < 0 || cfg.Agent.Cost < 0 {
+		return fmt.Errorf("agent %s: budget steps %d, cost %g: want no negative budget", cfg.Agent.Name, cfg.Agent.Steps, cfg.Agent.Cost)
 	}
 	if cfg.MaxFileBytes <= 0 {
 		return fmt.Errorf("max_file_bytes %d: want a positive size", cfg.MaxFileBytes)
@@ -208,6 +223,16 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if cfg.Agent.Steps > 0 {
 		env = append(env, EnvMaxSteps+"="+strconv.Itoa(cfg.Agent.Steps))
 	}
+	// Over a budget the guard cancels agentCtx: the executor kills the
+	// agent's processes as at the wall budget, and the attempt goes on to
+	// its patch.
+	agentCtx, endAgent := context.WithCancel(ctx)
+	defer endAgent()
+	budget, err := newGuard(rc.WorkDir, cfg.Agent.Steps, cfg.Agent.Cost, endAgent)
+	if err != nil {
+		return err
+	}
+	env = setEnv(env, budget.env())
 
 	ex, err := toolenv.Executor(rc.StateDir, cfg.Executor)
 	if err != nil {
@@ -245,6 +270,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			closeAll(stdout, stderr, egressLog)
 			return fmt.Errorf("agent %s: %w", cfg.Agent.Name, err)
 		}
+		proxy.LimitModelCalls(cfg.Agent.Steps, budget.modelCall)
 		env = setEnv(env, proxyEnv)
 	}
 	// The target platform in reach (target.go): osbench-target first on
@@ -282,13 +308,29 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		}
 		env = prependPath(setEnv(env, map[string]string{EnvTargetAddr: addr}), bin)
 	}
-	res, runErr := ex.Run(ctx, executors.Cmd{
+	stopWatch := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		budget.watch(stopWatch)
+	}()
+	res, runErr := ex.Run(agentCtx, executors.Cmd{
 		Argv: cfg.Agent.Command, Dir: workspace, Env: env,
 		Stdout: stdout, Stderr: stderr, Timeout: wall,
 		WorkDir: rc.WorkDir, Network: false, LoopbackPorts: ports,
 	})
+	close(stopWatch)
+	<-watched
+	// The last lines the agent wrote before it ended count too.
+	budget.finish()
+	if runErr != nil && ctx.Err() == nil && budget.Exceeded() != "" && errors.Is(runErr, context.Canceled) {
+		// Ended by osbench for its budget: an outcome, not a failure.
+		runErr, res.ExitCode = nil, -1
+	}
+	modelCalls := 0
 	if proxy != nil {
 		proxy.Stop()
+		modelCalls = proxy.ModelCalls()
 	}
 	closers := []io.Closer{stderr, egressLog}
 	if target != nil {
@@ -312,6 +354,11 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	if err := keepArtifacts(side, artifacts); err != nil {
 		return err
 	}
+	if info, err := os.Lstat(budget.path); err == nil && info.Mode().IsRegular() && info.Size() > 0 {
+		if err := keepArtifact(side, budget.path, SideUsage); err != nil {
+			return err
+		}
+	}
 
 	// Every process of the agent has ended (the executor kills the tree);
 	// the diff is made in a directory the agent never saw, from the masked
@@ -331,12 +378,21 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Seconds: int64(res.Duration / time.Second),
 		Files: d.files, DroppedTestFiles: d.droppedTests, Refused: d.refused,
 		PatchDigest: "sha256:" + hex.EncodeToString(sum[:]),
+		ModelCalls:  modelCalls, Usage: budget.Usage(), BudgetExceeded: budget.Exceeded(),
 	}
 	if err := rc.PutBytes(OutputPatch, patch); err != nil {
 		return err
 	}
 	rc.SetLabel(label(result))
-	return rc.PutJSON(OutputResult, result)
+	// Not rc.PutJSON: solve.json is read by people (solves.jsonl), and
+	// "steps 101 > 100" should not read "steps 101 \u003e 100".
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(result); err != nil {
+		return err
+	}
+	return rc.PutBytes(OutputResult, out.Bytes())
 }
 
 // prependPath puts dir first on env's PATH.
@@ -359,6 +415,8 @@ func label(r Result) string {
 		fmt.Fprintf(&b, ", %d refused", n)
 	}
 	switch {
+	case r.BudgetExceeded != "":
+		b.WriteString(", " + r.BudgetExceeded)
 	case r.TimedOut:
 		b.WriteString(", out of time")
 	case r.ExitCode != 0:

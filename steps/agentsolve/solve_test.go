@@ -33,7 +33,10 @@ var taskFiles = map[string]string{
 type solveCase struct {
 	name, script string
 	wall         string
-	want         Result // Files, DroppedTestFiles, Refused (reasons as substrings), ExitCode, TimedOut
+	// steps and cost are the budgets (steps 7 unless set).
+	steps int
+	cost  float64
+	want  Result // Files, DroppedTestFiles, Refused (reasons as substrings), ExitCode, TimedOut, budgets
 	// after holds files the patch, applied to the masked tree, must give
 	// ("" for absent).
 	after map[string]string
@@ -107,7 +110,7 @@ echo "[$(ls ` + hostDir + ` 2>/dev/null)]" > host.txt; exit 0`,
 			allow: []string{lm},
 			want:  Result{Files: []string{"direct.txt", "host.txt", "other.txt", "proxied.txt", "registry.txt"}, DroppedTestFiles: none},
 			after: map[string]string{"direct.txt": "lm /direct", "proxied.txt": "lm /proxied", "registry.txt": "403", "other.txt": "403", "host.txt": "[]\n"},
-			side: map[string]string{SideEgress: "allowed relay " + lm + "\nallowed GET http://" + lm + "/proxied\n" +
+			side: map[string]string{SideEgress: "allowed GET http://" + lm + "/direct\nallowed GET http://" + lm + "/proxied\n" +
 				"refused CONNECT proxy.golang.org:443: not in network.allow\nrefused GET http://" + other + "/: not in network.allow\n"},
 		},
 		{
@@ -153,6 +156,54 @@ osbench-target test > out.txt 2>&1; tail -n 1 out.txt > last.txt; rm out.txt`,
 			want:    Result{Files: []string{"last.txt"}, DroppedTestFiles: none},
 			after:   map[string]string{"last.txt": "the end\n"},
 			sideHas: map[string][]string{SideTarget: {"the end\nosbench-target: exit 0\nosbench-target: run 2, "}},
+		},
+		{
+			// A model call is a POST the proxy passes over plain HTTP;
+			// the one after budget.steps is refused and the agent
+			// ended, not left to sleep out its wall budget.
+			name: "over budget.steps: the next model call refused, the agent ended, its patch kept",
+			script: `echo early > early.txt
+for i in 1 2 3 4; do curl -s -o /dev/null -w '%{http_code}\n' -X POST -d '{}' --noproxy '*' http://` + lm + `/v1/chat/completions >> codes.txt; done
+curl -s -X POST -d '{}' http://` + lm + `/v1/responses > late.txt
+sleep 120; echo late > late.txt`,
+			steps: 3, wall: "100s", allow: []string{lm},
+			want: Result{Files: []string{"codes.txt", "early.txt"}, DroppedTestFiles: none, ExitCode: -1,
+				ModelCalls: 3, BudgetExceeded: "budget exceeded: steps 4 > 3"},
+			sideHas: map[string][]string{SideEgress: {
+				"allowed POST http://" + lm + "/v1/chat/completions (model call 3)\n",
+				"refused POST http://" + lm + "/v1/chat/completions: model call 4 over budget.steps 3\n",
+			}},
+		},
+		{
+			// The agent's own report: running totals, the last one
+			// counts; a bad line is counted and skipped.
+			name: "usage within budget is recorded",
+			script: `echo "$OSBENCH_MAX_COST" > cost.txt
+echo '{"steps":1,"cost_usd":0.25,"input_tokens":100}' >> "$OSBENCH_USAGE"
+echo 'not usage' >> "$OSBENCH_USAGE"
+printf '{"steps":2,"cost_usd":0.5,"input_tokens":300,"output_tokens":20}' >> "$OSBENCH_USAGE"`,
+			cost: 1.5,
+			want: Result{Files: []string{"cost.txt"}, DroppedTestFiles: none,
+				Usage: &Usage{Steps: 2, CostUSD: 0.5, InputTokens: 300, OutputTokens: 20, BadLines: 1}},
+			after: map[string]string{"cost.txt": "1.5\n"},
+			side:  map[string]string{SideUsage: "{\"steps\":1,\"cost_usd\":0.25,\"input_tokens\":100}\nnot usage\n{\"steps\":2,\"cost_usd\":0.5,\"input_tokens\":300,\"output_tokens\":20}"},
+		},
+		{
+			name: "over budget.cost as reported: the agent ended, its patch kept",
+			script: `echo early > early.txt
+echo '{"steps":1,"cost_usd":0.75}' >> "$OSBENCH_USAGE"
+echo '{"steps":2,"cost_usd":1.25}' >> "$OSBENCH_USAGE"
+sleep 120; echo late > late.txt`,
+			cost: 1, wall: "100s",
+			want: Result{Files: []string{"early.txt"}, DroppedTestFiles: none, ExitCode: -1,
+				Usage: &Usage{Steps: 2, CostUSD: 1.25}, BudgetExceeded: "budget exceeded: cost 1.25 > 1 USD (reported)"},
+		},
+		{
+			name:   "over budget.steps as reported: the agent ended",
+			script: `echo '{"steps":8}' >> "$OSBENCH_USAGE"; sleep 120; echo late > late.txt`,
+			wall:   "100s",
+			want: Result{Files: none, DroppedTestFiles: none, ExitCode: -1,
+				Usage: &Usage{Steps: 8}, BudgetExceeded: "budget exceeded: steps 8 > 7 (reported)"},
 		},
 		{
 			name:   "out of time: killed, and what it wrote is still the patch",
@@ -222,11 +273,15 @@ func TestSolve(t *testing.T) {
 		if wall == "" {
 			wall = "1m"
 		}
+		maxSteps := tc.steps
+		if maxSteps == 0 {
+			maxSteps = 7
+		}
 		cfg := Config{
 			InstanceID: "r-1", TaskDigest: "sha256:0", ProblemStatement: "Port r to Linux.", Language: "go", Source: "windows", Target: "linux",
 			TargetTest: []string{"go", "test", "./..."}, Host: "linux", InstructionVersion: InstructionVersion, Attempt: 2,
 			Executor: "local", MaxFileBytes: 4096,
-			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: 7, Allow: tc.allow, SecretEnv: tc.secrets,
+			Agent: Agent{Name: "sh", Command: []string{"sh", "-c", tc.script}, Wall: wall, Steps: maxSteps, Cost: tc.cost, Allow: tc.allow, SecretEnv: tc.secrets,
 				Files: map[string]string{"notes": FileDigest([]byte("agent notes\n"))}},
 			TargetRun: tc.target,
 		}
@@ -274,6 +329,10 @@ func TestSolve(t *testing.T) {
 				t.Errorf("solve.json = files %q, dropped %q, exit %d, timed out %t; want %q, %q, %d, %t",
 					got.Files, got.DroppedTestFiles, got.ExitCode, got.TimedOut,
 					tc.want.Files, tc.want.DroppedTestFiles, tc.want.ExitCode, tc.want.TimedOut)
+			}
+			if got.ModelCalls != tc.want.ModelCalls || !reflect.DeepEqual(got.Usage, tc.want.Usage) || got.BudgetExceeded != tc.want.BudgetExceeded {
+				t.Errorf("solve.json budgets = model calls %d, usage %+v, exceeded %q; want %d, %+v, %q",
+					got.ModelCalls, got.Usage, got.BudgetExceeded, tc.want.ModelCalls, tc.want.Usage, tc.want.BudgetExceeded)
 			}
 			patch, err := arts.Bytes(OutputPatch)
 			if err != nil {

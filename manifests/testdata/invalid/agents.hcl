@@ -29,6 +29,28 @@ agent "budgets" {
   }
 }
 
+agent "costs" {
+  command = ["sh"]
+  budget {
+    cost = 0 # ERROR: must be more than 0 and at most 100000 US dollars, not 0
+  }
+}
+
+agent "costly" {
+  command = ["sh"]
+  budget {
+    steps = 1.5    # ERROR: must be a whole number, not 1.5
+    cost  = "2.5$" # ERROR: must be a number of US dollars, not a string
+  }
+}
+
+agent "negative" {
+  command = ["sh"]
+  budget {
+    cost = -1 # ERROR: not -1
+  }
+}
+
 agent "noport" {
   command = ["sh"]
   network {
