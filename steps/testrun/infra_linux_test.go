@@ -288,7 +288,7 @@ func TestOOMKilledTestIsInfrastructure(t *testing.T) {
 // infrastructure with the quota's cause, retried and not cached; with no
 // limit the same suite passes and is cached.
 func TestStepOverItsDiskLimit(t *testing.T) {
-	script := `echo "running 1 test"; head -c 64M /dev/zero > big; sleep 10; ` + passLines
+	script := `echo "running 1 test"; head -c 64M /dev/zero > big; sleep 20; ` + passLines
 	for _, tt := range []struct {
 		limit     string
 		wantInfra string
