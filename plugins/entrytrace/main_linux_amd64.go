@@ -38,6 +38,15 @@ func tracerMain(args []string) int {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-select=") {
 		kind, args = strings.TrimPrefix(args[0], "-select="), args[1:]
 	}
+	if kind == "c" && len(args) > 0 && args[0] == "-wine-program" {
+		// The shim wineTree puts on a test command's PATH.
+		if len(args) < 4 {
+			fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s -select=c -wine-program DIR REPO WINE ARGS...\n", MainArg)
+			return 2
+		}
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+		return wineProgram(args[1], args[2], args[3], args[4:])
+	}
 	wine := false
 	if len(args) > 0 && args[0] == "-wine" {
 		wine, args = true, args[1:]
@@ -48,6 +57,12 @@ func tracerMain(args []string) int {
 		return 2
 	}
 	record, target, argv := args[0], args[1], args[2:]
+	if wine && kind == "c" {
+		// TARGET is the repository: every Windows program below it
+		// that the command runs through wine is traced (winetree).
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+		return wineTree(record, target, argv)
+	}
 	if wine {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 		return wineTrace(selector(target), record, target, argv)

@@ -23,10 +23,16 @@ const Name = "ctest"
 func init() {
 	runner.Register(&runner.Runner{
 		Name: Name,
-		// 2: the entry tracer's evidence on Linux (launcher.go); Windows
-		// runs (Wine) behave as at 1 and keep their keys.
+		// 2: the entry tracer's evidence on Linux (launcher.go), and
+		// under Wine the Windows debugger's (PlatformVersions, since
+		// Windows runs kept version 1's keys until then: Windows C test
+		// steps rerun once). A change to
+		// what plugins/executors/wineshim/entrytrace.c records is a
+		// bump of the Windows version (the executors'
+		// TestTracerSourceChangeBumpsGoTestVersion says so).
 		Version:          "2",
 		VersionPlatforms: []string{"linux"},
+		PlatformVersions: map[string]string{"windows": "2"},
 		Parser:           parsers.NameCTest,
 		SkipStyle:        "ctest",
 		Home:             "c",
@@ -75,8 +81,8 @@ func evidence(r runner.Run, results []schemas.TestResult) ([]schemas.TestResult,
 		return results, nil, err
 	}
 	results = cEvidence(results, defs, r.Coverage)
-	if r.Ran && r.Records != "" && r.Platform == "linux" {
-		results = traceEvidence(results, defs, r.Records, r.Read)
+	if r.Ran && r.Records != "" && (r.Platform == "linux" || r.Platform == "windows") {
+		results = traceEvidence(results, defs, r.Records, r.Platform, r.Read)
 	}
 	return results, defs, nil
 }

@@ -58,19 +58,26 @@ func launch(work string) (*runner.Launch, error) {
 		Writable: []string{records},
 		Records:  records,
 		Wrap: func(argv []string, platform, repo string) []string {
-			if platform != "linux" {
-				return argv // Windows programs run under Wine: not ELF images of the tree
+			switch platform {
+			case "linux":
+				return append([]string{tracer, entrytrace.MainArg, "-select=c", filepath.Join(records, cRecord), repo}, argv...)
+			case "windows":
+				// Windows programs run under Wine, not as ELF images of
+				// the tree: a wine of the tracer's, first on the
+				// command's PATH, runs each under the Windows debugger.
+				return append([]string{tracer, entrytrace.MainArg, "-select=c", "-wine", filepath.Join(records, cRecord), repo}, argv...)
 			}
-			return append([]string{tracer, entrytrace.MainArg, "-select=c", filepath.Join(records, cRecord), repo}, argv...)
+			return argv
 		},
 	}, nil
 }
 
-// mainEntries reads the tracer's record: per program (base name), whether
-// main was armed and how many processes entered it. ok is false when the
+// mainEntries reads the tracer's record: per program (base name, without
+// the ".exe" of a Windows one when trimExe), whether main was armed and
+// how many processes entered it. ok is false when the
 // record is missing or unreadable; a record of a tracer that could not
 // trace, or of a run that ran no program of the tree, has no programs.
-func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, error)) (armed map[string]bool, entries map[string]int, ok bool) {
+func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, error), trimExe bool) (armed map[string]bool, entries map[string]int, ok bool) {
 	b, err := readUntrusted(records, cRecord)
 	if err != nil {
 		return nil, nil, false
@@ -82,7 +89,11 @@ func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, e
 	}
 	program := func(name string) (string, bool) {
 		p, fn, ok := strings.Cut(name, ":")
-		return path.Base(p), ok && fn == "main"
+		p = path.Base(p)
+		if trimExe {
+			p = strings.TrimSuffix(p, ".exe")
+		}
+		return p, ok && fn == "main"
 	}
 	for n := range rec.Armed {
 		if p, ok := program(n); ok {
@@ -101,8 +112,12 @@ func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, e
 // argument of its CTest command that names a program the tracer armed)
 // entered main in fewer processes than the program's tests passed; with
 // the record gone, every pass.
-func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, records string, readUntrusted func(dir, name string) ([]byte, error)) []schemas.TestResult {
-	armed, entries, ok := mainEntries(records, readUntrusted)
+func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, records, platform string, readUntrusted func(dir, name string) ([]byte, error)) []schemas.TestResult {
+	// A Windows test's command names its program with or without
+	// ".exe" (CTest's emulator runs x.exe; a launcher x beside it, the
+	// preset's, runs it through wine): both are the program x.
+	trimExe := platform == "windows"
+	armed, entries, ok := mainEntries(records, readUntrusted, trimExe)
 	if !ok {
 		for i := range results {
 			if results[i].Status == schemas.StatusPass {
@@ -114,7 +129,7 @@ func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, 
 	if defs == nil {
 		return results
 	}
-	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] }, false)
+	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] }, trimExe)
 	for i := range results {
 		r := &results[i]
 		p, ok := program[r.ID]
