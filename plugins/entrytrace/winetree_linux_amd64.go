@@ -25,6 +25,12 @@ import (
 // tracer's format, so the ctest runner reads both platforms' records
 // alike.
 
+// WineTestLauncher is the wine executor's launcher of Windows test
+// programs (plugins/executors/winelauncher.go), found on the PATH of its
+// commands: it runs wine in the executor's test sandbox when the command
+// has one, and plain wine otherwise.
+const WineTestLauncher = "osbench-wine-test"
+
 // wineShimScript is the `wine` the test command finds first: %[1]s this
 // program, %[2]s MainArg, %[3]s the programs' record directory, %[4]s the
 // repository, %[5]s the real wine.
@@ -101,7 +107,15 @@ func wineProgram(dir, repo, realWine string, args []string) int {
 			}
 			f.Close()
 			sel := func(symbol string) (string, bool) { return name, symbol == "main" }
-			return wineTrace(sel, f.Name(), target, append([]string{realWine, target}, args[1:]...))
+			// The wine executor's test launcher, where there is one, runs
+			// the debugger and the program in the executor's test
+			// sandbox, in which the records' directory, this shim and
+			// the prefix's C:\windows (the debugger) are read-only.
+			launcher := realWine
+			if p, err := lookPath(WineTestLauncher); err == nil {
+				launcher = p
+			}
+			return wineTrace(sel, f.Name(), target, append([]string{launcher, target}, args[1:]...))
 		}
 	}
 	err := syscall.Exec(realWine, append([]string{realWine}, args...), os.Environ())
