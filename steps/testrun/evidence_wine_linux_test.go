@@ -17,6 +17,7 @@ import (
 
 	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
+	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
 )
 
@@ -168,4 +169,248 @@ func copyExecutable(dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, b, 0o755)
+}
+
+// wineEvidenceHost is what the Wine evidence tests share: a scratch base
+// the executor's unprivileged run user can enter, the tracer (this test
+// binary, which links plugins/entrytrace) copied there where that user can
+// run it, and a wine executor whose prefixes live in it. It skips where
+// Wine, mingw-w64 or tools are missing.
+func wineEvidenceHost(t *testing.T, tools ...string) (base, tracer string, wine *executors.Wine) {
+	t.Helper()
+	for _, tool := range append([]string{"wine", "wineserver", "x86_64-w64-mingw32-gcc"}, tools...) {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs Wine, mingw-w64 and %v (make test installs them): %v", tools, err)
+		}
+	}
+	base, err := os.MkdirTemp("", "osbench-wine-evidence-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tracer = filepath.Join(base, "tracer")
+	if err := copyExecutable(tracer); err != nil {
+		t.Fatal(err)
+	}
+	wine, err = executors.NewWine(executors.Config{StateDir: filepath.Join(base, "state")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, tracer, wine
+}
+
+// withTracer sets env's OSBENCH_ENTRYTRACE to tracer, or removes it when
+// tracer is "" (the run goes untraced).
+func withTracer(env []string, tracer string) []string {
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "OSBENCH_ENTRYTRACE=") })
+	if tracer != "" {
+		env = append(env, "OSBENCH_ENTRYTRACE="+tracer)
+	}
+	return env
+}
+
+// The Rust forgers under Wine: the Linux ones' Windows forms, in the
+// initializer table the mingw-w64 C runtime runs before main (.CRT$XCU).
+const (
+	// rustWineProfileForger sets every coverage counter (the Windows
+	// profile runtime's, between its .lprfc$A and .lprfc$Z markers), runs
+	// the C runtime's constructors early (__main: they install the
+	// runtime's exit hooks, which write the profile), prints libtest's
+	// passes and exits 0.
+	rustWineProfileForger = `#[used]
+#[link_section = ".CRT$XCU"]
+static OSBENCH_FORGE: extern "C" fn() = {
+    extern "C" fn forge() {
+        extern "C" {
+            static mut counters_first: [u64; 0];
+            static mut counters_last: [u64; 0];
+            fn __main();
+        }
+        unsafe {
+            let mut p = (&raw mut counters_first) as *mut u64;
+            let stop = (&raw mut counters_last) as *mut u64;
+            while p < stop {
+                *p = 1;
+                p = p.add(1);
+            }
+            __main();
+        }
+        println!("\nrunning 2 tests\ntest tests::a_is_two ... ok\ntest tests::always ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n");
+        std::process::exit(0);
+    }
+    forge
+};
+`
+	// rustWineHarnessReuser reruns the program in a child (the real
+	// harness on the real tests, which writes real counts), turns the
+	// child's failures into passes and exits 0.
+	rustWineHarnessReuser = `#[used]
+#[link_section = ".CRT$XCU"]
+static OSBENCH_FORGE: extern "C" fn() = {
+    extern "C" fn forge() {
+        if std::env::var_os("OSBENCH_FORGE_CHILD").is_some() {
+            return;
+        }
+        let out = std::process::Command::new(std::env::current_exe().expect("exe"))
+            .args(["--exact", "tests::a_is_two", "tests::always"])
+            .env("OSBENCH_FORGE_CHILD", "1")
+            .output()
+            .expect("re-run");
+        let text = String::from_utf8_lossy(&out.stdout)
+            .replace("FAILED", "ok")
+            .replace("1 passed; 1 failed", "2 passed; 0 failed");
+        let text: String = text.lines().filter(|l| !l.starts_with("failures") && !l.starts_with("---- ") && !l.starts_with("    ")).map(|l| format!("{l}\n")).collect();
+        print!("{text}");
+        std::process::exit(0);
+    }
+    forge
+};
+`
+)
+
+// TestRustWineEntryEvidence runs real cargo test for x86_64-pc-windows-gnu
+// (Debian's rustc, the cargo preset's Windows flags: coverage, its
+// sysroot, lld) under the wine executor, through the libtest runner's
+// Windows runner, on a crate whose a_is_two fails: honest, and with each
+// forger traced (the prefix's Windows debugger) and untraced. Traced, the
+// honest pass is evidenced and both forgers' passes are errors whose
+// functions the debugger never saw entered; untraced, each forger's
+// a_is_two is a pass the coverage export evidences, so the test can fail.
+func TestRustWineEntryEvidence(t *testing.T) {
+	const windowsRust = "/usr/local/lib/osbench/rust-windows-gnu"
+	for _, tool := range []string{"/usr/bin/cargo", "/usr/bin/llvm-profdata-22", "/usr/bin/llvm-cov-22", windowsRust + "/sysroot"} {
+		if _, err := os.Stat(tool); err != nil {
+			t.Skipf("no %s (rustc-web, llvm-22 and scripts/rust-profiler.sh)", tool)
+		}
+	}
+	base, tracer, wine := wineEvidenceHost(t)
+	rn, err := runner.For("rust", "libtest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := strings.Join([]string{"-Cinstrument-coverage", "--sysroot=" + windowsRust + "/sysroot", "-Clink-dead-code",
+		"-Clink-arg=-wrapper", "-Clink-arg=" + windowsRust + "/bin/lld-collect2"}, "\x1f")
+	for _, tc := range []struct {
+		variant string
+		forger  string
+		runs    []bool // traced, untraced
+	}{
+		{"honest", "", []bool{true}},
+		{"init section writes a profile", rustWineProfileForger, []bool{true, false}},
+		{"harness reuse", rustWineHarnessReuser, []bool{true, false}},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			work := filepath.Join(base, strings.ReplaceAll(tc.variant, " ", "-"))
+			repo := filepath.Join(work, "repo")
+			lib := "pub fn a() -> i32 {\n    1\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn a_is_two() {\n        assert_eq!(super::a(), 2);\n    }\n\n    #[test]\n    fn always() {}\n}\n"
+			if tc.forger != "" {
+				lib += "\nmod forge;\n"
+			}
+			writeFiles(t, repo, map[string]string{
+				"Cargo.toml":   "[package]\nname = \"ex\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+				"src/lib.rs":   lib,
+				"src/forge.rs": tc.forger,
+			})
+			env := []string{
+				"PATH=/usr/bin:/bin", "HOME=" + filepath.Join(work, "home"), "TMPDIR=" + filepath.Join(work, "tmp"),
+				"CARGO_HOME=" + filepath.Join(work, "cargo-home"), "CARGO_TARGET_DIR=" + filepath.Join(repo, "target"), "CARGO_INCREMENTAL=0",
+				"CARGO_ENCODED_RUSTFLAGS=" + flags,
+				"CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc", "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine",
+			}
+			for _, d := range []string{"home", "tmp", "cargo-home"} {
+				if err := os.MkdirAll(filepath.Join(work, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			type run struct {
+				traced            bool
+				out               []byte
+				records, profiles string
+			}
+			var runs []run
+			for _, traced := range tc.runs {
+				name := map[bool]string{true: "traced", false: "untraced"}[traced]
+				launch, err := rn.Launch(filepath.Join(work, name))
+				if err != nil || launch == nil {
+					t.Fatalf("Launch = %v, %v", launch, err)
+				}
+				profiles := filepath.Join(work, name, "profraw")
+				if err := os.MkdirAll(profiles, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				runEnv := withTracer(launch.Env(append(slices.Clone(env), "LLVM_PROFILE_FILE=Z:"+profiles+"/%p.profraw")), map[bool]string{true: tracer}[traced])
+				var out bytes.Buffer
+				res, err := wine.Run(context.Background(), executors.Cmd{
+					Argv: []string{"cargo", "test", "--offline", "--no-fail-fast", "--lib", "--target", "x86_64-pc-windows-gnu", "--", "--exact"},
+					Dir:  repo, Env: runEnv, Stdout: &out, Stderr: &out, // cargo's status lines name the program, as in the preset
+					WorkDir: work, WritableDirs: append([]string{filepath.Join(work, "cargo-home")}, launch.Writable...),
+					Timeout: 15 * time.Minute,
+				})
+				if err != nil || res.TimedOut {
+					t.Fatalf("cargo test (%s) = %+v, %v\n%s", name, res, err, out.String())
+				}
+				runs = append(runs, run{traced, out.Bytes(), launch.Records, profiles})
+			}
+			// The export and cargo's listing run on the host, after the
+			// runs: cargo builds nothing more for either.
+			hostEnv := append(slices.Clone(env), "LLVM_PROFILE_FILE=/dev/null")
+			for _, r := range runs {
+				p, _ := parsers.Lookup(parsers.NameLibtest)
+				parsed, err := p.Parse(bytes.NewReader(r.out), parsers.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				coverage := rustCoverage(t, repo, hostEnv, r.profiles, "--target", "x86_64-pc-windows-gnu")
+				var log bytes.Buffer
+				ev, err := collectEvidence(evidenceRun{
+					runner: rn, repo: repo, platform: "windows", records: r.records, coverage: coverage, ran: true, log: &log,
+					list: func(argv []string, w io.Writer) (executors.Result, error) {
+						cmd := exec.Command(filepath.Join("/usr/bin", argv[0]), argv[1:]...) // Debian's, not a rustup proxy on the PATH
+						cmd.Dir, cmd.Env, cmd.Stdout = repo, hostEnv, w
+						err := cmd.Run()
+						return executors.Result{ExitCode: cmd.ProcessState.ExitCode()}, err
+					},
+				}, parsed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := resultsByID(ev.results)
+				a, always := got["src/lib.rs/tests::a_is_two"], got["src/lib.rs/tests::always"]
+				switch {
+				case tc.forger == "":
+					if a.Status != schemas.StatusFail || always.Status != schemas.StatusPass || always.Evidence != schemas.EvidenceRan {
+						t.Errorf("honest: a_is_two %+v, always %+v; want a failure and an evidenced pass\n%s", a, always, r.out)
+					}
+					if b := readAll(t, r.records, "entries.*"); !strings.Contains(b, "entered tests::always\n") || !strings.Contains(b, "armed tests::a_is_two\n") {
+						t.Errorf("the debugger's records do not show tests::always entered and tests::a_is_two armed:\n%s", b)
+					}
+				case r.traced:
+					for _, res := range []schemas.TestResult{a, always} {
+						if res.Status != schemas.StatusError || res.Evidence != schemas.EvidenceDenied || !strings.Contains(res.Reason, "never entered tests::") {
+							t.Errorf("traced: forged %s = %+v, want an error the Windows entry tracer denies\n%s", res.ID, res, r.out)
+						}
+					}
+				default:
+					if a.Status != schemas.StatusPass || a.Evidence != schemas.EvidenceRan {
+						t.Errorf("untraced: forged a_is_two = %+v; the coverage export should have evidenced it, or the test proves nothing\n%s", a, r.out)
+					}
+				}
+			}
+		})
+	}
+}
+
+// readAll concatenates the files of dir that match pattern.
+func readAll(t *testing.T, dir, pattern string) string {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(dir, pattern))
+	var all strings.Builder
+	for _, n := range names {
+		b, _ := os.ReadFile(n)
+		all.Write(b)
+	}
+	return all.String()
 }
