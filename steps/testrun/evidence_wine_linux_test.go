@@ -414,3 +414,138 @@ func readAll(t *testing.T, dir, pattern string) string {
 	}
 	return all.String()
 }
+
+// The C forgers under Wine: constructors of the library, which the
+// mingw-w64 C runtime runs (__main) before it calls main.
+const (
+	// cWineExitForger prints a passing-looking line and ends the process
+	// before main: CTest grades by the exit status.
+	cWineExitForger = "#include <stdio.h>\n#include <windows.h>\n" +
+		"__attribute__((constructor)) static void forge(void) {\n  printf(\"ok\\n\");\n  fflush(stdout);\n  ExitProcess(0);\n}\n"
+	// cWineSpawnForger is the Windows form of the Linux fork forger: it
+	// runs the program again in a child (the real main, which writes the
+	// real gcov counts: main entered, a test failed), waits for it and
+	// exits 0 whatever it did, so gcov's channel shows main entered once
+	// per test, as for an honest pass.
+	cWineSpawnForger = "#include <windows.h>\n" +
+		"__attribute__((constructor)) static void forge(void) {\n" +
+		"  if (GetEnvironmentVariableA(\"OSBENCH_FORGE_CHILD\", NULL, 0)) return;\n" +
+		"  SetEnvironmentVariableA(\"OSBENCH_FORGE_CHILD\", \"1\");\n" +
+		"  STARTUPINFOA si = {sizeof si};\n  PROCESS_INFORMATION pi;\n" +
+		"  if (CreateProcessA(NULL, GetCommandLineA(), NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi)) WaitForSingleObject(pi.hProcess, INFINITE);\n" +
+		"  ExitProcess(0);\n}\n"
+)
+
+// TestCWineEntryEvidence cross-builds a small CMake project with mingw-w64
+// (--coverage, static, as the c-cmake preset does) whose test two_is_two
+// fails, and runs ctest under the wine executor with Wine as CMake's
+// crosscompiling emulator, through the ctest runner's wrapper (every
+// Windows program of the tree under the prefix's debugger, main armed)
+// and without it. Traced, the honest pass is evidenced and both forgers'
+// passes are errors; untraced, the spawn forger's passes are evidenced by
+// gcov (the child entered main once per test), so the test can fail.
+func TestCWineEntryEvidence(t *testing.T) {
+	base, tracer, wine := wineEvidenceHost(t, "cmake", "ctest", "x86_64-w64-mingw32-gcc-posix", "x86_64-w64-mingw32-gcov-posix")
+	rn, err := runner.For("c", "ctest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		variant string
+		forger  string
+		runs    []bool // traced, untraced
+	}{
+		{"honest", "", []bool{true}},
+		{"constructor exits", cWineExitForger, []bool{true}},
+		{"constructor spawns the real main", cWineSpawnForger, []bool{true, false}},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			work := filepath.Join(base, strings.ReplaceAll(tc.variant, " ", "-"))
+			repo := filepath.Join(work, "repo")
+			writeFiles(t, repo, map[string]string{
+				"CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\nproject(ex C)\nenable_testing()\n" +
+					"add_library(ex ex.c)\nadd_executable(ex_tests tests/ex_tests.c)\ntarget_link_libraries(ex_tests ex)\n" +
+					"foreach(name one_is_one two_is_two)\n  add_test(NAME ${name} COMMAND ex_tests ${name})\nendforeach()\n",
+				"ex.c":             tc.forger + "int ex_value(void) { return 1; }\n",
+				"tests/ex_tests.c": "#include <string.h>\nint ex_value(void);\nint main(int argc, char **argv) {\n  if (argc > 1 && strcmp(argv[1], \"two_is_two\") == 0) return ex_value() == 2 ? 0 : 1;\n  return ex_value() == 1 ? 0 : 1;\n}\n",
+				"_osbench_build/mingw-w64.cmake": "set(CMAKE_SYSTEM_NAME Windows)\nset(CMAKE_SYSTEM_PROCESSOR x86_64)\n" +
+					"set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-posix)\nset(CMAKE_CROSSCOMPILING_EMULATOR wine)\n" +
+					"set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)\nset(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)\n" +
+					"set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)\nset(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)\n",
+			})
+			sh := func(script string) []byte {
+				cmd := exec.Command("bash", "-c", script)
+				cmd.Dir, cmd.Env = repo, append(os.Environ(), "CFLAGS=--coverage", "LDFLAGS=--coverage -static")
+				out, _ := cmd.CombinedOutput()
+				return out
+			}
+			if out := sh("cmake -S . -B _osbench_build -DCMAKE_BUILD_TYPE=Debug -DCMAKE_TOOLCHAIN_FILE=$PWD/_osbench_build/mingw-w64.cmake >/dev/null && cmake --build _osbench_build"); !bytes.Contains(out, []byte("Built target ex_tests")) {
+				t.Fatalf("build:\n%s", out)
+			}
+			for _, traced := range tc.runs {
+				name := map[bool]string{true: "traced", false: "untraced"}[traced]
+				sh("find _osbench_build -name '*.gcda' -delete")
+				launch, err := rn.Launch(filepath.Join(work, name))
+				if err != nil || launch == nil || launch.Wrap == nil {
+					t.Fatalf("Launch = %+v, %v", launch, err)
+				}
+				argv, records := []string{"ctest", "--test-dir", "_osbench_build"}, ""
+				if traced {
+					argv, records = launch.Wrap(argv, "windows", repo), launch.Records
+					argv[0] = tracer // this test binary, where the run user can run it
+				}
+				if err := os.MkdirAll(filepath.Join(work, "home"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				var out, stderr bytes.Buffer
+				res, err := wine.Run(context.Background(), executors.Cmd{
+					Argv: argv, Dir: repo, Env: []string{"PATH=/usr/bin:/bin", "HOME=" + filepath.Join(work, "home")},
+					Stdout: &out, Stderr: &stderr, WorkDir: work, WritableDirs: launch.Writable, Timeout: 15 * time.Minute,
+				})
+				if err != nil || res.TimedOut {
+					t.Fatalf("ctest (%s) = %+v, %v\n%s%s", name, res, err, out.String(), stderr.String())
+				}
+				p, _ := parsers.Lookup(parsers.NameCTest)
+				parsed, err := p.Parse(bytes.NewReader(out.Bytes()), parsers.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				coverage := sh("find _osbench_build -name '*.gcda' -print0 | sort -z | xargs -0 -r x86_64-w64-mingw32-gcov-posix --json-format --stdout")
+				var log bytes.Buffer
+				ev, err := collectEvidence(evidenceRun{
+					runner: rn, repo: repo, platform: "windows", records: records, coverage: coverage, ran: true, log: &log,
+					list: func(argv []string, w io.Writer) (executors.Result, error) {
+						cmd := exec.Command(argv[0], argv[1:]...)
+						cmd.Dir, cmd.Stdout = repo, w
+						err := cmd.Run()
+						return executors.Result{ExitCode: cmd.ProcessState.ExitCode()}, err
+					},
+				}, parsed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := resultsByID(ev.results)
+				one, two := got["one_is_one"], got["two_is_two"]
+				switch {
+				case tc.forger == "":
+					if one.Status != schemas.StatusPass || one.Evidence != schemas.EvidenceRan || two.Status != schemas.StatusFail {
+						t.Errorf("honest: one_is_one %+v, two_is_two %+v; want an evidenced pass and a failure\n%s", one, two, out.String())
+					}
+					if b := readAll(t, records, "entries"); !strings.Contains(b, "entered _osbench_build/ex_tests.exe:main\n") {
+						t.Errorf("the tracer's record does not show ex_tests.exe's main entered:\n%s", b)
+					}
+				case traced:
+					for _, r := range []schemas.TestResult{one, two} {
+						if r.Status != schemas.StatusError || r.Evidence != schemas.EvidenceDenied || !strings.Contains(r.Reason, "entered main 0 time(s) for 2 passing test(s)") {
+							t.Errorf("traced: forged %s = %+v, want an error the Windows entry tracer denies\n%s", r.ID, r, out.String())
+						}
+					}
+				default:
+					if two.Status != schemas.StatusPass || two.Evidence != schemas.EvidenceRan {
+						t.Errorf("untraced: forged two_is_two = %+v; gcov's counts should have evidenced it, or the test proves nothing\n%s", two, out.String())
+					}
+				}
+			}
+		})
+	}
+}
