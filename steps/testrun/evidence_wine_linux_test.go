@@ -5,6 +5,7 @@ package testrun
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -450,14 +451,31 @@ func TestCWineEntryEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const traced, untraced, unsandboxed = "traced", "untraced", "unsandboxed"
+	// plantsRecords writes, before main, a program record of the Windows
+	// tracer's saying main was entered twice, where the wrapper of either
+	// traced run keeps them.
+	var plant strings.Builder
+	plant.WriteString("#include <stdio.h>\n#include <windows.h>\n__attribute__((constructor)) static void forge(void) {\n  int planted = 0;\n")
+	for _, mode := range []string{traced, unsandboxed} {
+		rec := `Z:` + strings.ReplaceAll(filepath.Join(base, "constructor-plants-the-tracer's-records", mode, "c-evidence", "entries.d", "program.planted"), "/", `\\`)
+		fmt.Fprintf(&plant, "  FILE *f%[1]s = fopen(\"%[2]s\", \"wb\");\n  if (f%[1]s) {\n    fputs(\"images 2\\narmed _osbench_build/ex_tests.exe:main\\nentered _osbench_build/ex_tests.exe:main\\nentered _osbench_build/ex_tests.exe:main\\n\", f%[1]s);\n    planted = fclose(f%[1]s) == 0;\n  }\n", mode, rec)
+	}
+	plant.WriteString("  puts(planted ? \"planted\" : \"refused\");\n  fflush(stdout);\n  ExitProcess(0);\n}\n")
+	plantsRecords := plant.String()
 	for _, tc := range []struct {
 		variant string
 		forger  string
-		runs    []bool // traced, untraced
+		runs    []string
 	}{
-		{"honest", "", []bool{true}},
-		{"constructor exits", cWineExitForger, []bool{true}},
-		{"constructor spawns the real main", cWineSpawnForger, []bool{true, false}},
+		{"honest", "", []string{traced}},
+		{"constructor exits", cWineExitForger, []string{traced}},
+		{"constructor spawns the real main", cWineSpawnForger, []string{traced, untraced}},
+		// Tracing is no help if the programs could write the records:
+		// the test sandbox keeps them read-only (the shim runs wine
+		// through the executor's test launcher). Without the sandbox
+		// (no protected dirs) the planted record evidences the passes.
+		{"constructor plants the tracer's records", plantsRecords, []string{traced, unsandboxed}},
 	} {
 		t.Run(tc.variant, func(t *testing.T) {
 			work := filepath.Join(base, strings.ReplaceAll(tc.variant, " ", "-"))
@@ -482,17 +500,21 @@ func TestCWineEntryEvidence(t *testing.T) {
 			if out := sh("cmake -S . -B _osbench_build -DCMAKE_BUILD_TYPE=Debug -DCMAKE_TOOLCHAIN_FILE=$PWD/_osbench_build/mingw-w64.cmake >/dev/null && cmake --build _osbench_build"); !bytes.Contains(out, []byte("Built target ex_tests")) {
 				t.Fatalf("build:\n%s", out)
 			}
-			for _, traced := range tc.runs {
-				name := map[bool]string{true: "traced", false: "untraced"}[traced]
+			for _, mode := range tc.runs {
 				sh("find _osbench_build -name '*.gcda' -delete")
-				launch, err := rn.Launch(filepath.Join(work, name))
+				launch, err := rn.Launch(filepath.Join(work, mode))
 				if err != nil || launch == nil || launch.Wrap == nil {
 					t.Fatalf("Launch = %+v, %v", launch, err)
 				}
-				argv, records := []string{"ctest", "--test-dir", "_osbench_build"}, ""
-				if traced {
+				// -V: the programs' output too (the plant forger's word).
+				argv, records := []string{"ctest", "-V", "--test-dir", "_osbench_build"}, ""
+				if mode != untraced {
 					argv, records = launch.Wrap(argv, "windows", repo), launch.Records
 					argv[0] = tracer // this test binary, where the run user can run it
+				}
+				protected := launch.Writable
+				if mode == unsandboxed {
+					protected = nil
 				}
 				if err := os.MkdirAll(filepath.Join(work, "home"), 0o755); err != nil {
 					t.Fatal(err)
@@ -500,10 +522,10 @@ func TestCWineEntryEvidence(t *testing.T) {
 				var out, stderr bytes.Buffer
 				res, err := wine.Run(context.Background(), executors.Cmd{
 					Argv: argv, Dir: repo, Env: []string{"PATH=/usr/bin:/bin", "HOME=" + filepath.Join(work, "home")},
-					Stdout: &out, Stderr: &stderr, WorkDir: work, WritableDirs: launch.Writable, Timeout: 15 * time.Minute,
+					Stdout: &out, Stderr: &stderr, WorkDir: work, WritableDirs: protected, Timeout: 15 * time.Minute,
 				})
 				if err != nil || res.TimedOut {
-					t.Fatalf("ctest (%s) = %+v, %v\n%s%s", name, res, err, out.String(), stderr.String())
+					t.Fatalf("ctest (%s) = %+v, %v\n%s%s", mode, res, err, out.String(), stderr.String())
 				}
 				p, _ := parsers.Lookup(parsers.NameCTest)
 				parsed, err := p.Parse(bytes.NewReader(out.Bytes()), parsers.Options{})
@@ -534,7 +556,14 @@ func TestCWineEntryEvidence(t *testing.T) {
 					if b := readAll(t, records, "entries"); !strings.Contains(b, "entered _osbench_build/ex_tests.exe:main\n") {
 						t.Errorf("the tracer's record does not show ex_tests.exe's main entered:\n%s", b)
 					}
-				case traced:
+				case tc.forger == plantsRecords && mode == unsandboxed:
+					if two.Status != schemas.StatusPass || two.Evidence == schemas.EvidenceDenied || !strings.Contains(out.String(), ": planted") {
+						t.Errorf("unsandboxed: two_is_two = %+v; the planted record should have made it an undenied pass, or the test proves nothing\n%s", two, out.String())
+					}
+				case tc.forger == plantsRecords && !strings.Contains(out.String(), ": refused"):
+					t.Errorf("traced: the program could write the tracer's records\n%s", out.String())
+					fallthrough
+				case mode == traced:
 					for _, r := range []schemas.TestResult{one, two} {
 						if r.Status != schemas.StatusError || r.Evidence != schemas.EvidenceDenied || !strings.Contains(r.Reason, "entered main 0 time(s) for 2 passing test(s)") {
 							t.Errorf("traced: forged %s = %+v, want an error the Windows entry tracer denies\n%s", r.ID, r, out.String())
