@@ -47,6 +47,16 @@ func tracerMain(args []string) int {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 		return wineProgram(args[1], args[2], args[3], args[4:])
 	}
+	if kind == "c" && len(args) > 0 && args[0] == "-wine-tree" {
+		// TARGET is the repository: every Windows program below it
+		// that the command runs through wine is traced (winetree).
+		if len(args) < 4 {
+			fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s -select=c -wine-tree RECORD REPO ARGV...\n", MainArg)
+			return 2
+		}
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+		return wineTree(args[1], args[2], args[3:])
+	}
 	wine := false
 	if len(args) > 0 && args[0] == "-wine" {
 		wine, args = true, args[1:]
@@ -57,12 +67,6 @@ func tracerMain(args []string) int {
 		return 2
 	}
 	record, target, argv := args[0], args[1], args[2:]
-	if wine && kind == "c" {
-		// TARGET is the repository: every Windows program below it
-		// that the command runs through wine is traced (winetree).
-		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
-		return wineTree(record, target, argv)
-	}
 	if wine {
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 		return wineTrace(selector(target), record, target, argv)

@@ -86,7 +86,7 @@ func TestWineTreeShim(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			record := filepath.Join(work, strings.ReplaceAll(tc.name, " ", "-"))
-			cmd := exec.Command(self, MainArg, "-select=c", "-wine", record, repo, "sh", "-c", tc.script)
+			cmd := exec.Command(self, MainArg, "-select=c", "-wine-tree", record, repo, "sh", "-c", tc.script)
 			cmd.Env = append(os.Environ(), "PATH="+bin+":/usr/bin:/bin", "REPO="+repo)
 			out, err := cmd.CombinedOutput()
 			if err != nil {

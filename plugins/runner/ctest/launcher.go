@@ -65,7 +65,7 @@ func launch(work string) (*runner.Launch, error) {
 				// Windows programs run under Wine, not as ELF images of
 				// the tree: a wine of the tracer's, first on the
 				// command's PATH, runs each under the Windows debugger.
-				return append([]string{tracer, entrytrace.MainArg, "-select=c", "-wine", filepath.Join(records, cRecord), repo}, argv...)
+				return append([]string{tracer, entrytrace.MainArg, "-select=c", "-wine-tree", filepath.Join(records, cRecord), repo}, argv...)
 			}
 			return argv
 		},
