@@ -2,8 +2,9 @@
 // parser; the home runner of C and C++ (the programs CMake registers with
 // add_test). Its definitions are CTest's listing of the tests CMake
 // generated, and its evidence gcov's counts of each test program's main
-// (evidence.go) and, on Linux, the entry tracer's, which runs the whole
-// test command (launcher.go) — for every C run, whichever runner prints
+// (evidence.go) and the entry tracer's, which runs the whole test command
+// (launcher.go; on Linux by ptrace, under Wine by osbench's Windows
+// debugger) — for every C run, whichever runner prints
 // its results (the c-cmake preset's gtest and each runners too).
 package ctest
 
@@ -73,8 +74,8 @@ func known(k runner.KnownRun) ([]string, bool) {
 
 // evidence asks CTest for the tests CMake generated, marks the passes
 // whose program entered its main often enough by gcov's counts, and, on
-// Linux, denies those whose program the entry tracer saw enter main too
-// seldom (launcher.go).
+// Linux and under Wine, denies those whose program the entry tracer saw
+// enter main too seldom (launcher.go).
 func evidence(r runner.Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
 	defs, err := listCTest(r)
 	if err != nil {

@@ -32,6 +32,14 @@ import (
 // does not is no evidence); a process of theirs that outlives the command
 // and rewrites the record between the tracer's write and the executor's
 // end-of-run kill is not stopped (docs/security.md).
+//
+// Under Wine the programs are PE images wine maps, not ELF images the
+// Linux tracer could follow: the wrapper (-wine-tree) puts a wine of its
+// own first on the command's PATH, which runs each Windows program of the
+// tree under osbench's Windows debugger with main armed, through the wine
+// executor's test launcher — so in the test sandbox, where the record's
+// directory is read-only for them — and merges the programs' records into
+// the one this file reads (entrytrace's winetree).
 
 // cEvidenceDir is the tracer's record directory in the step's work dir.
 const cEvidenceDir = "c-evidence"
