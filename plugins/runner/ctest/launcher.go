@@ -137,7 +137,23 @@ func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, 
 	if defs == nil {
 		return results
 	}
-	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] }, trimExe)
+	// Under Wine a program reaches the debugger only through the wine
+	// the wrapper put on PATH: a test whose command names a Windows
+	// program of the tree that was never armed (run through another
+	// wine, as a CROSSCOMPILING_EMULATOR property of the patch's naming
+	// /usr/bin/wine would) went untraced, and counts as never entering
+	// main. On Linux every ELF program of the tree is followed.
+	treeExe := map[string]bool{}
+	if trimExe {
+		for _, d := range defs.Tests {
+			for _, arg := range d.Command {
+				if strings.HasPrefix(arg, schemas.WorkToken+"/") && strings.HasSuffix(strings.ToLower(arg), ".exe") {
+					treeExe[strings.TrimSuffix(path.Base(strings.ReplaceAll(arg, `\`, "/")), ".exe")] = true
+				}
+			}
+		}
+	}
+	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] || treeExe[base] }, trimExe)
 	for i := range results {
 		r := &results[i]
 		p, ok := program[r.ID]

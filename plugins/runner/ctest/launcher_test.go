@@ -40,6 +40,7 @@ func TestTraceEvidence(t *testing.T) {
 		{"wine: main never entered", "windows", "images 2\narmed _osbench_build/tests/prog.exe:main\n", []string{"a", "b"}, []string{"a", "b"}},
 		{"wine: one main short", "windows", "images 2\narmed _osbench_build/tests/prog.exe:main\nentered _osbench_build/tests/prog.exe:main\n", []string{"a", "b"}, []string{"a", "b"}},
 		{"wine: record gone", "windows", "", []string{"a", "script"}, []string{"a", "script"}},
+		{"wine: the program never went through the tracer's wine", "windows", "images 0\n", []string{"a", "b", "script"}, []string{"a", "b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
