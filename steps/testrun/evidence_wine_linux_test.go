@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -175,8 +176,9 @@ func copyExecutable(dst string) error {
 // wineEvidenceHost is what the Wine evidence tests share: a scratch base
 // the executor's unprivileged run user can enter, the tracer (this test
 // binary, which links plugins/entrytrace) copied there where that user can
-// run it, and a wine executor whose prefixes live in it. It skips where
-// Wine, mingw-w64 or tools are missing.
+// run it, and a wine executor whose prefixes live in it — made once per
+// test binary (a prefix takes half a minute to create) and removed by
+// TestMain. It skips where Wine, mingw-w64 or tools are missing.
 func wineEvidenceHost(t *testing.T, tools ...string) (base, tracer string, wine *executors.Wine) {
 	t.Helper()
 	for _, tool := range append([]string{"wine", "wineserver", "x86_64-w64-mingw32-gcc"}, tools...) {
@@ -184,23 +186,46 @@ func wineEvidenceHost(t *testing.T, tools ...string) (base, tracer string, wine 
 			t.Skipf("needs Wine, mingw-w64 and %v (make test installs them): %v", tools, err)
 		}
 	}
-	base, err := os.MkdirTemp("", "osbench-wine-evidence-")
-	if err != nil {
+	sharedWineHost.once.Do(func() {
+		h := &sharedWineHost
+		if h.base, h.err = os.MkdirTemp("", "osbench-wine-evidence-"); h.err != nil {
+			return
+		}
+		if h.err = os.Chmod(h.base, 0o755); h.err != nil {
+			return
+		}
+		h.tracer = filepath.Join(h.base, "tracer")
+		if h.err = copyExecutable(h.tracer); h.err != nil {
+			return
+		}
+		h.wine, h.err = executors.NewWine(executors.Config{StateDir: filepath.Join(h.base, "state")})
+	})
+	if sharedWineHost.err != nil {
+		t.Fatal(sharedWineHost.err)
+	}
+	// Each test's trees in a directory of its own.
+	base = filepath.Join(sharedWineHost.base, t.Name())
+	if err := os.MkdirAll(base, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
+	return base, sharedWineHost.tracer, sharedWineHost.wine
+}
+
+// sharedWineHost is wineEvidenceHost's, once made.
+var sharedWineHost struct {
+	once         sync.Once
+	base, tracer string
+	wine         *executors.Wine
+	err          error
+}
+
+// TestMain removes the shared Wine host after the package's tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sharedWineHost.base != "" {
+		os.RemoveAll(sharedWineHost.base)
 	}
-	tracer = filepath.Join(base, "tracer")
-	if err := copyExecutable(tracer); err != nil {
-		t.Fatal(err)
-	}
-	wine, err = executors.NewWine(executors.Config{StateDir: filepath.Join(base, "state")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return base, tracer, wine
+	os.Exit(code)
 }
 
 // withTracer sets env's OSBENCH_ENTRYTRACE to tracer, or removes it when
