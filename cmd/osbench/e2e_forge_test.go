@@ -127,6 +127,33 @@ func rustProfileForge(ids []string) string {
 `, 1)
 }
 
+// rustWineProfileForge is rustProfileForge's Windows form: a function of
+// the initializer table the mingw-w64 C runtime runs before main
+// (.CRT$XCU) that sets every counter between the Windows profile
+// runtime's markers, runs the C runtime's constructors early (__main: the
+// runtime's exit hooks, which write the profile, are among them), prints
+// libtest's lines for every required test and exits 0.
+func rustWineProfileForge(ids []string) string {
+	forge := rustForge(ids)
+	forge = strings.Replace(forge, "#[used]\n#[cfg_attr(target_os = \"linux\", link_section = \".init_array\")]", "#[cfg(windows)]\n#[used]\n#[link_section = \".CRT$XCU\"]", 1)
+	return strings.Replace(forge, "        {\n", `        extern "C" {
+            static mut counters_first: [u64; 0];
+            static mut counters_last: [u64; 0];
+            fn __main();
+        }
+        unsafe {
+            let mut p = (&raw mut counters_first) as *mut u64;
+            let stop = (&raw mut counters_last) as *mut u64;
+            while p < stop {
+                *p = 1;
+                p = p.add(1);
+            }
+            __main();
+        }
+        {
+`, 1)
+}
+
 // rustHarnessReuse is an .init_array function (Linux only) that runs the
 // test program again with its own arguments — libtest's real harness on
 // the real tests, which fail on the masked code — and prints the child's
@@ -250,6 +277,13 @@ func TestEvalForgingPatches(t *testing.T) {
 	forgers = append(forgers, forger{rust.ID, agentPatch(t, repo(rust.ID), func(dir string) {
 		appendTo(dir, "src/lib.rs", rustHarnessReuse)
 	}), "entry reuse"})
+	// Rust under Wine, entry evidence: the profile forger's Windows form,
+	// which the llvm-cov export takes for every test run; the Windows
+	// entry tracer saw no test function entered.
+	rustWine := readExampleTask(t, tasks, "rsplat__linux-to-windows")
+	forgers = append(forgers, forger{rustWine.ID, agentPatch(t, repo(rustWine.ID), func(dir string) {
+		appendTo(dir, "src/lib.rs", rustWineProfileForge(rustWine.all()))
+	}), "entry"})
 	// C, entry evidence: a constructor whose forked child runs the real
 	// main (gcov's counts then show main entered per test) and which
 	// exits 0 whatever the child did.

@@ -171,7 +171,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // (osbench, its workers, a test binary of osbench's own packages), makes
 // it the tracer instead of itself:
 //
-//	PROGRAM __osbench_entrytrace__ [-select=KIND] [-wine] RECORD TARGET ARGV...
+//	PROGRAM __osbench_entrytrace__ [-select=KIND] [-wine|-wine-tree] RECORD TARGET ARGV...
 //
 // runs ARGV under Trace, watching the tests of the executable TARGET,
 // writes RECORD and exits as ARGV did. KIND names the selector: "go"
@@ -180,7 +180,10 @@ func sortedKeys[V any](m map[string]V) []string {
 // is watched: Command.Within). With -wine, ARGV is a Wine launcher and
 // the Windows program TARGET with its arguments, and the tracer is the
 // Windows debugger osbench builds into its Wine prefixes (wine.go); the
-// go-test runner's launcher uses it for Windows test binaries. The test launchers of the go-test and
-// libtest runners and the ctest runner's wrapper use it, with PROGRAM the
-// osbench binary that runs the step.
+// go-test and libtest runners' launchers use it for Windows test
+// programs. With -select=c -wine-tree, TARGET is the repository and ARGV
+// a test command (CTest's) that runs its Windows programs through wine:
+// each program below TARGET runs under the debugger (winetree). The test
+// launchers of the go-test and libtest runners and the ctest runner's
+// wrapper use it, with PROGRAM the osbench binary that runs the step.
 const MainArg = "__osbench_entrytrace__"

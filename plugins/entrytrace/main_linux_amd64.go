@@ -38,6 +38,25 @@ func tracerMain(args []string) int {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-select=") {
 		kind, args = strings.TrimPrefix(args[0], "-select="), args[1:]
 	}
+	if kind == "c" && len(args) > 0 && args[0] == "-wine-program" {
+		// The shim wineTree puts on a test command's PATH.
+		if len(args) < 4 {
+			fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s -select=c -wine-program DIR REPO WINE ARGS...\n", MainArg)
+			return 2
+		}
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+		return wineProgram(args[1], args[2], args[3], args[4:])
+	}
+	if kind == "c" && len(args) > 0 && args[0] == "-wine-tree" {
+		// TARGET is the repository: every Windows program below it
+		// that the command runs through wine is traced (winetree).
+		if len(args) < 4 {
+			fmt.Fprintf(os.Stderr, "osbench entrytrace: usage: %s -select=c -wine-tree RECORD REPO ARGV...\n", MainArg)
+			return 2
+		}
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+		return wineTree(args[1], args[2], args[3:])
+	}
 	wine := false
 	if len(args) > 0 && args[0] == "-wine" {
 		wine, args = true, args[1:]

@@ -30,6 +30,12 @@ import (
 // prefix's C:\windows is read-only for them).
 const WineTracer = "osbench-entrytrace.exe"
 
+// wineTracerPath is how the launcher names the debugger to wine: by its
+// full path, since wine looks for a bare program name in the current
+// directory first, where a test program (or the patch) can put an
+// osbench-entrytrace.exe of its own (tried: wine runs that one).
+const wineTracerPath = `C:\windows\system32\` + WineTracer
+
 // WineRecordFD is the Unix descriptor the debugger writes its record to:
 // above the ones the Wine launchers' shells juggle (0 to 3).
 const WineRecordFD = 9
@@ -71,7 +77,7 @@ func wineTrace(sel func(string) (string, bool), record, target string, argv []st
 		fmt.Fprintf(os.Stderr, "osbench entrytrace: %v\n", err)
 		return 125
 	}
-	cmd := exec.Command(argv[0], WineTracer, windowsPath(plan))
+	cmd := exec.Command(argv[0], wineTracerPath, windowsPath(plan))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.ExtraFiles = make([]*os.File, WineRecordFD-2)
 	cmd.ExtraFiles[WineRecordFD-3] = w

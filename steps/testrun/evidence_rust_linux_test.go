@@ -201,8 +201,9 @@ func TestRustEntryEvidence(t *testing.T) {
 }
 
 // rustCoverage merges the run's profiles and exports them over the test
-// programs, as the cargo preset does; nil when the run wrote none.
-func rustCoverage(t *testing.T, repo string, env []string, profiles string) []byte {
+// programs (of cargo's target cargoArgs names, the host's by default), as
+// the cargo preset does; nil when the run wrote none.
+func rustCoverage(t *testing.T, repo string, env []string, profiles string, cargoArgs ...string) []byte {
 	t.Helper()
 	stdout := func(argv ...string) []byte {
 		cmd := exec.Command(filepath.Join("/usr/bin", argv[0]), argv[1:]...) // Debian's, not a rustup proxy on the PATH
@@ -221,7 +222,7 @@ func rustCoverage(t *testing.T, repo string, env []string, profiles string) []by
 	merged := filepath.Join(profiles, "merged.profdata")
 	stdout(append([]string{"llvm-profdata-22", "merge", "-sparse", "-o", merged}, raw...)...)
 	argv := []string{"llvm-cov-22", "export", "--format=text", "--instr-profile=" + merged}
-	for _, m := range regexp.MustCompile(`"executable":"([^"]+)"`).FindAllSubmatch(stdout("cargo", "test", "--offline", "--no-run", "--lib", "--message-format=json"), -1) {
+	for _, m := range regexp.MustCompile(`"executable":"([^"]+)"`).FindAllSubmatch(stdout(append([]string{"cargo", "test", "--offline", "--no-run", "--lib", "--message-format=json"}, cargoArgs...)...), -1) {
 		argv = append(argv, "--object", string(m[1]))
 	}
 	return stdout(argv...)

@@ -2,8 +2,9 @@
 // parser; the home runner of C and C++ (the programs CMake registers with
 // add_test). Its definitions are CTest's listing of the tests CMake
 // generated, and its evidence gcov's counts of each test program's main
-// (evidence.go) and, on Linux, the entry tracer's, which runs the whole
-// test command (launcher.go) — for every C run, whichever runner prints
+// (evidence.go) and the entry tracer's, which runs the whole test command
+// (launcher.go; on Linux by ptrace, under Wine by osbench's Windows
+// debugger) — for every C run, whichever runner prints
 // its results (the c-cmake preset's gtest and each runners too).
 package ctest
 
@@ -23,10 +24,16 @@ const Name = "ctest"
 func init() {
 	runner.Register(&runner.Runner{
 		Name: Name,
-		// 2: the entry tracer's evidence on Linux (launcher.go); Windows
-		// runs (Wine) behave as at 1 and keep their keys.
+		// 2: the entry tracer's evidence on Linux (launcher.go), and
+		// under Wine the Windows debugger's (PlatformVersions, since
+		// Windows runs kept version 1's keys until then: Windows C test
+		// steps rerun once). A change to
+		// what plugins/executors/wineshim/entrytrace.c records is a
+		// bump of the Windows version (the executors'
+		// TestTracerSourceChangeBumpsGoTestVersion says so).
 		Version:          "2",
 		VersionPlatforms: []string{"linux"},
+		PlatformVersions: map[string]string{"windows": "2"},
 		Parser:           parsers.NameCTest,
 		SkipStyle:        "ctest",
 		Home:             "c",
@@ -67,16 +74,16 @@ func known(k runner.KnownRun) ([]string, bool) {
 
 // evidence asks CTest for the tests CMake generated, marks the passes
 // whose program entered its main often enough by gcov's counts, and, on
-// Linux, denies those whose program the entry tracer saw enter main too
-// seldom (launcher.go).
+// Linux and under Wine, denies those whose program the entry tracer saw
+// enter main too seldom (launcher.go).
 func evidence(r runner.Run, results []schemas.TestResult) ([]schemas.TestResult, *schemas.TestDefinitions, error) {
 	defs, err := listCTest(r)
 	if err != nil {
 		return results, nil, err
 	}
 	results = cEvidence(results, defs, r.Coverage)
-	if r.Ran && r.Records != "" && r.Platform == "linux" {
-		results = traceEvidence(results, defs, r.Records, r.Read)
+	if r.Ran && r.Records != "" && (r.Platform == "linux" || r.Platform == "windows") {
+		results = traceEvidence(results, defs, r.Records, r.Platform, r.Read)
 	}
 	return results, defs, nil
 }

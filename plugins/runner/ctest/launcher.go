@@ -32,6 +32,14 @@ import (
 // does not is no evidence); a process of theirs that outlives the command
 // and rewrites the record between the tracer's write and the executor's
 // end-of-run kill is not stopped (docs/security.md).
+//
+// Under Wine the programs are PE images wine maps, not ELF images the
+// Linux tracer could follow: the wrapper (-wine-tree) puts a wine of its
+// own first on the command's PATH, which runs each Windows program of the
+// tree under osbench's Windows debugger with main armed, through the wine
+// executor's test launcher — so in the test sandbox, where the record's
+// directory is read-only for them — and merges the programs' records into
+// the one this file reads (entrytrace's winetree).
 
 // cEvidenceDir is the tracer's record directory in the step's work dir.
 const cEvidenceDir = "c-evidence"
@@ -58,19 +66,26 @@ func launch(work string) (*runner.Launch, error) {
 		Writable: []string{records},
 		Records:  records,
 		Wrap: func(argv []string, platform, repo string) []string {
-			if platform != "linux" {
-				return argv // Windows programs run under Wine: not ELF images of the tree
+			switch platform {
+			case "linux":
+				return append([]string{tracer, entrytrace.MainArg, "-select=c", filepath.Join(records, cRecord), repo}, argv...)
+			case "windows":
+				// Windows programs run under Wine, not as ELF images of
+				// the tree: a wine of the tracer's, first on the
+				// command's PATH, runs each under the Windows debugger.
+				return append([]string{tracer, entrytrace.MainArg, "-select=c", "-wine-tree", filepath.Join(records, cRecord), repo}, argv...)
 			}
-			return append([]string{tracer, entrytrace.MainArg, "-select=c", filepath.Join(records, cRecord), repo}, argv...)
+			return argv
 		},
 	}, nil
 }
 
-// mainEntries reads the tracer's record: per program (base name), whether
-// main was armed and how many processes entered it. ok is false when the
+// mainEntries reads the tracer's record: per program (base name, without
+// the ".exe" of a Windows one when trimExe), whether main was armed and
+// how many processes entered it. ok is false when the
 // record is missing or unreadable; a record of a tracer that could not
 // trace, or of a run that ran no program of the tree, has no programs.
-func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, error)) (armed map[string]bool, entries map[string]int, ok bool) {
+func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, error), trimExe bool) (armed map[string]bool, entries map[string]int, ok bool) {
 	b, err := readUntrusted(records, cRecord)
 	if err != nil {
 		return nil, nil, false
@@ -82,7 +97,11 @@ func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, e
 	}
 	program := func(name string) (string, bool) {
 		p, fn, ok := strings.Cut(name, ":")
-		return path.Base(p), ok && fn == "main"
+		p = path.Base(p)
+		if trimExe {
+			p = strings.TrimSuffix(p, ".exe")
+		}
+		return p, ok && fn == "main"
 	}
 	for n := range rec.Armed {
 		if p, ok := program(n); ok {
@@ -101,8 +120,12 @@ func mainEntries(records string, readUntrusted func(dir, name string) ([]byte, e
 // argument of its CTest command that names a program the tracer armed)
 // entered main in fewer processes than the program's tests passed; with
 // the record gone, every pass.
-func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, records string, readUntrusted func(dir, name string) ([]byte, error)) []schemas.TestResult {
-	armed, entries, ok := mainEntries(records, readUntrusted)
+func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, records, platform string, readUntrusted func(dir, name string) ([]byte, error)) []schemas.TestResult {
+	// A Windows test's command names its program with or without
+	// ".exe" (CTest's emulator runs x.exe; a launcher x beside it, the
+	// preset's, runs it through wine): both are the program x.
+	trimExe := platform == "windows"
+	armed, entries, ok := mainEntries(records, readUntrusted, trimExe)
 	if !ok {
 		for i := range results {
 			if results[i].Status == schemas.StatusPass {
@@ -114,7 +137,23 @@ func traceEvidence(results []schemas.TestResult, defs *schemas.TestDefinitions, 
 	if defs == nil {
 		return results
 	}
-	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] }, false)
+	// Under Wine a program reaches the debugger only through the wine
+	// the wrapper put on PATH: a test whose command names a Windows
+	// program of the tree that was never armed (run through another
+	// wine, as a CROSSCOMPILING_EMULATOR property of the patch's naming
+	// /usr/bin/wine would) went untraced, and counts as never entering
+	// main. On Linux every ELF program of the tree is followed.
+	treeExe := map[string]bool{}
+	if trimExe {
+		for _, d := range defs.Tests {
+			for _, arg := range d.Command {
+				if strings.HasPrefix(arg, schemas.WorkToken+"/") && strings.HasSuffix(strings.ToLower(arg), ".exe") {
+					treeExe[strings.TrimSuffix(path.Base(strings.ReplaceAll(arg, `\`, "/")), ".exe")] = true
+				}
+			}
+		}
+	}
+	program, passes := testPrograms(defs, results, func(base string) bool { return armed[base] || treeExe[base] }, trimExe)
 	for i := range results {
 		r := &results[i]
 		p, ok := program[r.ID]

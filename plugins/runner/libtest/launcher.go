@@ -42,9 +42,18 @@ import (
 const rustEvidenceDir = "rust-evidence"
 
 // cargoRunnerVar is cargo's runner variable of the Linux x86-64 target,
-// the one platform with a tracer (entrytrace.Program). Windows test
-// programs (x86_64-pc-windows-gnu) have their own, Wine.
+// the one host with a tracer (entrytrace.Program).
 const cargoRunnerVar = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER"
+
+// cargoWindowsRunnerVar is cargo's runner variable of the Windows target
+// the cargo preset builds under Wine, and cargoWindowsRunnerWine its
+// value there: plain wine, which the wine executor turns into its test
+// launcher (wineTestLauncher, named on the command's PATH).
+const (
+	cargoWindowsRunnerVar  = "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER"
+	cargoWindowsRunnerWine = "wine"
+	wineTestLauncher       = "osbench-wine-test"
+)
 
 // cargoRunnerScript runs one test program under the entry tracer, in the
 // executor's test sandbox, and writes one record: "program\tstatus\tentries",
@@ -62,6 +71,31 @@ if [ -n "${OSBENCH_ENTRYTRACE:-}" ]; then
 fi
 if [ -n "${%[2]s:-}" ]; then set -- "$%[2]s" "$@"; fi
 if [ "$entries" != - ]; then set -- "$OSBENCH_ENTRYTRACE" %[3]s -select=rust "$entries" "$target" "$@"; fi
+status=0
+"$@" || status=$?
+record=$(mktemp "$records/record.XXXXXXXX") && printf '%%s\t%%s\t%%s\n' "$target" "$status" "${entries##*/}" >"$record"
+exit "$status"
+`
+
+// cargoWineRunnerScript is the Windows target's runner: the wine
+// executor's test launcher (which runs wine in the test sandbox) running
+// osbench's Windows debugger (entrytrace's -wine), which starts the test
+// program with every function of its crate armed (the PE image's COFF
+// symbols, Rust manglings read as on Linux). The record is the Linux
+// runner's. %[1]s is the record directory, %[2]s entrytrace.MainArg,
+// %[3]s the launcher.
+const cargoWineRunnerScript = `#!/bin/sh
+# Written by osbench's test step: cargo runs every Windows test program
+# through this runner (CARGO_TARGET_…_RUNNER), which runs it under Wine and
+# osbench's Windows debugger (OSBENCH_ENTRYTRACE) and records which test
+# functions it entered.
+records=%[1]s
+target=$1
+entries=-
+if [ -n "${OSBENCH_ENTRYTRACE:-}" ]; then
+  entries=$(mktemp "$records/entries.XXXXXXXX") || entries=-
+fi
+if [ "$entries" != - ]; then set -- "$OSBENCH_ENTRYTRACE" %[2]s -select=rust -wine "$entries" "$target" %[3]s "$@"; else set -- %[3]s "$@"; fi
 status=0
 "$@" || status=$?
 record=$(mktemp "$records/record.XXXXXXXX") && printf '%%s\t%%s\t%%s\n' "$target" "$status" "${entries##*/}" >"$record"
@@ -88,22 +122,44 @@ func launch(work string) (*runner.Launch, error) {
 		}
 	}
 	script := filepath.Join(bin, "cargo-test-runner")
-	body := fmt.Sprintf(cargoRunnerScript, shellQuote(records), executors.TestSandboxVar, entrytrace.MainArg)
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		return nil, fmt.Errorf("libtest runner: %w", err)
+	wineScript := filepath.Join(bin, "cargo-test-runner-wine")
+	for p, body := range map[string]string{
+		script:     fmt.Sprintf(cargoRunnerScript, shellQuote(records), executors.TestSandboxVar, entrytrace.MainArg),
+		wineScript: fmt.Sprintf(cargoWineRunnerScript, shellQuote(records), entrytrace.MainArg, wineTestLauncher),
+	} {
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			return nil, fmt.Errorf("libtest runner: %w", err)
+		}
 	}
 	return &runner.Launch{
 		Env: func(env []string) []string {
-			for _, kv := range env {
-				if strings.HasPrefix(kv, cargoRunnerVar+"=") {
-					return env
-				}
-			}
-			return append(env, cargoRunnerVar+"="+script, "OSBENCH_ENTRYTRACE="+tracer)
+			env = withRunner(env, cargoRunnerVar, "", script)
+			// Under Wine (the cargo preset's Windows runner, plain
+			// wine) the Windows debugger's runner takes its place.
+			env = withRunner(env, cargoWindowsRunnerVar, cargoWindowsRunnerWine, wineScript)
+			return append(env, "OSBENCH_ENTRYTRACE="+tracer)
 		},
 		Writable: []string{records, bin},
 		Records:  records,
 	}, nil
+}
+
+// withRunner sets cargo's runner variable name to script: where env has
+// none when from is "", where its value is from otherwise. A runner of
+// the manifest's own is kept, and its programs go without entry evidence.
+func withRunner(env []string, name, from, script string) []string {
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			if from != "" && v == from {
+				env[i] = name + "=" + script
+			}
+			return env
+		}
+	}
+	if from == "" {
+		env = append(env, name+"="+script)
+	}
+	return env
 }
 
 // readRustRecords reads the runner's records: the tracer's record of

@@ -1,6 +1,8 @@
 package libtest
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/osbench/osbench/plugins/entrytrace"
@@ -43,6 +45,47 @@ func TestTraceEvidence(t *testing.T) {
 			got := traceEvidence([]schemas.TestResult{tc.in}, tc.records, defs)[0]
 			if denied := got.Evidence == schemas.EvidenceDenied; denied != tc.denied || (denied && got.Status != schemas.StatusError) {
 				t.Errorf("got %+v, want denied %v", got, tc.denied)
+			}
+		})
+	}
+}
+
+// TestLaunchEnv: the Linux runner is added where the run names none, the
+// Windows one replaces the cargo preset's plain wine, and a manifest's own
+// runner of either target is kept.
+func TestLaunchEnv(t *testing.T) {
+	const linux, windows = cargoRunnerVar + "=", cargoWindowsRunnerVar + "="
+	for _, tc := range []struct {
+		name    string
+		env     []string
+		wantLin string // the Linux runner's value, "" unset
+		wantWin string // the Windows runner's value, "" unset
+	}{
+		{"linux run", nil, "cargo-test-runner", ""},
+		{"wine run (the cargo preset)", []string{windows + "wine"}, "cargo-test-runner", "cargo-test-runner-wine"},
+		{"a manifest's own Windows runner", []string{windows + "/opt/my-runner"}, "cargo-test-runner", "/opt/my-runner"},
+		{"a manifest's own Linux runner", []string{linux + "/opt/my-runner"}, "/opt/my-runner", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			launch, err := launch(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if launch == nil {
+				t.Skip("no entry tracer on this host")
+			}
+			got := map[string]string{}
+			for _, kv := range launch.Env(append([]string(nil), tc.env...)) {
+				k, v, _ := strings.Cut(kv, "=")
+				if k == cargoRunnerVar || k == cargoWindowsRunnerVar {
+					if strings.HasPrefix(v, "/") && strings.Contains(v, "osbench-cargo-bin/") {
+						v = filepath.Base(v)
+					}
+					got[k] = v
+				}
+			}
+			if got[cargoRunnerVar] != tc.wantLin || got[cargoWindowsRunnerVar] != tc.wantWin {
+				t.Errorf("runners = %v, want Linux %q, Windows %q", got, tc.wantLin, tc.wantWin)
 			}
 		})
 	}

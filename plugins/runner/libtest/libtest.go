@@ -3,8 +3,9 @@
 // Rust. Its definitions are cargo's targets (cargo metadata) and the
 // repository's .cargo/config (definitions.go); its evidence, the function
 // counts of the llvm-cov export the cargo preset writes (evidence.go),
-// and, on Linux, the test functions the entry tracer saw each test
-// program enter through the cargo runner it installs (launcher.go).
+// and the test functions the entry tracer saw each test program enter
+// through the cargo runner it installs (launcher.go): on Linux by ptrace,
+// under Wine by osbench's Windows debugger.
 package libtest
 
 import (
@@ -23,10 +24,16 @@ const Name = "libtest"
 func init() {
 	runner.Register(&runner.Runner{
 		Name: Name,
-		// 2: the entry tracer's evidence on Linux (launcher.go); Windows
-		// runs (Wine) behave as at 1 and keep their keys.
+		// 2: the entry tracer's evidence on Linux (launcher.go), and
+		// under Wine the Windows debugger's (PlatformVersions, since
+		// Windows runs kept version 1's keys until then: Windows Rust
+		// test steps rerun once). A change to what
+		// plugins/executors/wineshim/entrytrace.c records is a bump of
+		// the Windows version (the executors'
+		// TestTracerSourceChangeBumpsGoTestVersion says so).
 		Version:          "2",
 		VersionPlatforms: []string{"linux"},
+		PlatformVersions: map[string]string{"windows": "2"},
 		Parser:           parsers.NameLibtest,
 		SkipStyle:        "libtest",
 		Home:             "rust",
