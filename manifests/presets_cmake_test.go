@@ -107,6 +107,24 @@ TEST(Live, NeedsNetwork) { FAIL() << "no network here"; }
 `,
 }
 
+// gtestCrashProject's program dies in two of its tests, a segfault and an
+// abort, as c-ares' arestest did in a masked run: a GoogleTest program
+// that dies writes no XML report.
+var gtestCrashProject = map[string]string{
+	"CMakeLists.txt": gtestProject["CMakeLists.txt"],
+	"gdemo_test.cc": `#include <gtest/gtest.h>
+#include <cstdlib>
+TEST(Math, Adds) { EXPECT_EQ(4, 2 + 2); }
+TEST(Math, FailsOnPurpose) { EXPECT_EQ(5, 2 + 2); }
+TEST(Crash, Segfaults) { volatile int *p = nullptr; *p = 1; }
+TEST(Live, NeedsNetwork) { FAIL() << "no network here"; }
+class Sizes : public testing::TestWithParam<int> {};
+TEST_P(Sizes, AbortsOnTwo) { if (GetParam() == 2) std::abort(); }
+INSTANTIATE_TEST_SUITE_P(Some, Sizes, testing::Values(1, 2, 3));
+TEST(Zlast, RunsAfterTheCrashes) { EXPECT_TRUE(true); }
+`,
+}
+
 func TestCMakePresetRunners(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds CMake projects")
@@ -184,6 +202,30 @@ func TestCMakePresetRunners(t *testing.T) {
   }`,
 		parser: "junit",
 		want:   map[string]schemas.Status{"Math/Adds": schemas.StatusPass, "Math/FailsOnPurpose": schemas.StatusFail},
+	}, {
+		name:    "gtest: a program that dies in a test; the test is an error, the rest still report",
+		project: gtestCrashProject,
+		body: `params = { runner = "gtest", programs = ["gdemo_test"] }
+  platform "linux" {
+    test { skip = ["Live.*"] }
+  }`,
+		parser: "junit",
+		want: map[string]schemas.Status{
+			"Math/Adds": schemas.StatusPass, "Math/FailsOnPurpose": schemas.StatusFail, "Crash/Segfaults": schemas.StatusError,
+			"Some/Sizes/AbortsOnTwo/0": schemas.StatusPass, "Some/Sizes/AbortsOnTwo/1": schemas.StatusError,
+			"Some/Sizes/AbortsOnTwo/2": schemas.StatusPass, "Zlast/RunsAfterTheCrashes": schemas.StatusPass,
+		},
+	}, {
+		name:    "gtest: a program that dies, no skip filter",
+		project: gtestCrashProject,
+		body:    `params = { runner = "gtest", programs = ["gdemo_test"] }`,
+		parser:  "junit",
+		want: map[string]schemas.Status{
+			"Math/Adds": schemas.StatusPass, "Math/FailsOnPurpose": schemas.StatusFail, "Crash/Segfaults": schemas.StatusError,
+			"Live/NeedsNetwork": schemas.StatusFail, "Some/Sizes/AbortsOnTwo/0": schemas.StatusPass,
+			"Some/Sizes/AbortsOnTwo/1": schemas.StatusError, "Some/Sizes/AbortsOnTwo/2": schemas.StatusPass,
+			"Zlast/RunsAfterTheCrashes": schemas.StatusPass,
+		},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -28,7 +28,9 @@
 #                  "gtest": the GoogleTest programs in programs run
 #                    directly, each writing --gtest_output=xml; the junit
 #                    parser reads the report they make. Skips become
-#                    --gtest_filter=-PATTERN (spell them Suite.Name).
+#                    --gtest_filter=-PATTERN (spell them Suite.Name). A
+#                    program that dies in a test is run again without it;
+#                    that test is an error, the others keep their results.
 #                  "each": for a project that registers its whole suite as
 #                    one CTest test: each program in programs lists its
 #                    tests (program list_args..., the first word of each
@@ -228,14 +230,62 @@ locals {
         # Each GoogleTest program writes its JUnit XML (a path relative to
         # its working directory, which Wine maps as well as Linux does); the
         # report is their concatenation, which the junit parser reads.
+        # GoogleTest writes the XML when the program ends, so a program that
+        # dies in a test (a segfault, an abort) writes none, and one crash
+        # would lose every result of its run. So the test it died in — the
+        # last "[ RUN      ] Suite.Name" of its output with no end line
+        # ("[       OK ]", "[  FAILED  ]", "[  SKIPPED ]") after it — is
+        # reported as an error, and the program runs again with that test
+        # filtered out too, up to max_crashes times. A program that died
+        # outside any test, or ran out of time, reports nothing more.
         : >"$report"
         mkdir -p _osbench_build/_osbench_gtest
+        # The skip flags: one --gtest_filter=-PATTERNS (see skip_style).
+        filter= other=()
+        for arg in "$@"; do
+          if [[ $arg == --gtest_filter=* ]]; then filter=$${arg#--gtest_filter=}; else other+=("$arg"); fi
+        done
+        max_crashes=10
         n=0
         for program in "$${programs[@]}"; do
-          n=$((n + 1))
-          xml=_osbench_gtest/$n.xml
-          (cd _osbench_build && timeout "$seconds" "./$program" --gtest_output="xml:$xml" "$@") >&2 || status=$?
-          if [[ -f _osbench_build/$xml ]]; then cat "_osbench_build/$xml" >>"$report"; fi
+          crashed=()
+          while :; do
+            n=$((n + 1))
+            xml=_osbench_gtest/$n.xml
+            out=_osbench_build/_osbench_gtest/$n.out
+            run_filter=$filter
+            if [[ $${#crashed[@]} -gt 0 ]]; then
+              excluded=$(IFS=:; echo "$${crashed[*]}")
+              # A filter is POSITIVE[-NEGATIVE]; test names hold no '-'.
+              if [[ $run_filter == *-* ]]; then run_filter=$run_filter:$excluded; else run_filter=$${run_filter:-*}-$excluded; fi
+            fi
+            args=("$${other[@]}")
+            if [[ -n $run_filter ]]; then args+=(--gtest_filter="$run_filter"); fi
+            code=0
+            (cd _osbench_build && timeout "$seconds" "./$program" --gtest_output="xml:$xml" "$${args[@]}") 2>&1 | tee "$out" >&2 || code=$?
+            if [[ $code -ne 0 ]]; then status=$code; fi
+            if [[ -f _osbench_build/$xml ]]; then
+              cat "_osbench_build/$xml" >>"$report"
+              break
+            fi
+            running=$(tr -d '\r' <"$out" | awk '
+              /^\[ RUN      \] / { sub(/^\[[^]]*\] /, ""); sub(/[,[:space:]].*$/, ""); running = $0; next }
+              /^\[ *(OK|FAILED|SKIPPED) *\] / { sub(/^\[[^]]*\] /, ""); sub(/[,[:space:]].*$/, ""); if ($0 == running) running = "" }
+              END { print running }')
+            if [[ $code -eq 124 || -z $running || $running != *.* || " $${crashed[*]} " == *" $running "* ]]; then
+              echo "c-cmake preset: $program ended (exit $code) without its XML report, not in a test it could leave out; the rest of its results are lost" >&2
+              break
+            fi
+            suite=$${running%%.*}
+            printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="%s">\n    <testcase name="%s" classname="%s" status="run" result="completed">\n      <error message="the test program died (exit %s) in this test; the others ran again without it"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n' \
+              "$suite" "$${running#*.}" "$suite" "$code" >>"$report"
+            crashed+=("$running")
+            if [[ $${#crashed[@]} -ge $max_crashes ]]; then
+              echo "c-cmake preset: $program died in $max_crashes tests ($${crashed[*]}); the rest of its results are lost" >&2
+              break
+            fi
+            echo "c-cmake preset: $program died (exit $code) in $running; running it again without that test" >&2
+          done
         done
         ;;
       each)

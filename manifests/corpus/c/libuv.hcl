@@ -10,7 +10,9 @@ repository "libuv" {
     debian = "libuv1=1.44.2-1+deb12u1"
     sha256 = "798be0a2bcbcd40bb85302f6ccbf02b240e1958d4ad9cf153b8101c3a82f21b9"
   }
-  migrate = ["windows->linux", "linux->windows"]
+  migrate    = ["windows->linux", "linux->windows"]
+  flaky_runs = 1
+  split      = 3
   params = {
     list_args = ["--list"]
     programs  = ["uv_run_tests_a"]
