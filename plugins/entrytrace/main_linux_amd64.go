@@ -152,4 +152,3 @@ func signalNamed(name string) syscall.Signal {
 	}
 	return 0
 }
-
