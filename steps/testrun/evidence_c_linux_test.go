@@ -4,14 +4,12 @@ package testrun
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/osbench/osbench/plugins/executors"
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/plugins/runner"
 	"github.com/osbench/osbench/schemas"
@@ -103,12 +101,7 @@ func TestCEntryEvidence(t *testing.T) {
 			var log bytes.Buffer
 			ev, err := collectEvidence(evidenceRun{
 				runner: rn, repo: repo, platform: "linux", records: records, coverage: coverage, ran: true, log: &log,
-				list: func(argv []string, w io.Writer) (executors.Result, error) {
-					cmd := exec.Command(argv[0], argv[1:]...)
-					cmd.Dir, cmd.Stdout = repo, w
-					err := cmd.Run()
-					return executors.Result{ExitCode: cmd.ProcessState.ExitCode()}, err
-				},
+				list: hostLister(repo, nil, ""),
 			}, parsed)
 			if err != nil {
 				t.Fatal(err)

@@ -393,12 +393,7 @@ func TestRustWineEntryEvidence(t *testing.T) {
 				var log bytes.Buffer
 				ev, err := collectEvidence(evidenceRun{
 					runner: rn, repo: repo, platform: "windows", records: r.records, coverage: coverage, ran: true, log: &log,
-					list: func(argv []string, w io.Writer) (executors.Result, error) {
-						cmd := exec.Command(filepath.Join("/usr/bin", argv[0]), argv[1:]...) // Debian's, not a rustup proxy on the PATH
-						cmd.Dir, cmd.Env, cmd.Stdout = repo, hostEnv, w
-						err := cmd.Run()
-						return executors.Result{ExitCode: cmd.ProcessState.ExitCode()}, err
-					},
+					list: hostLister(repo, hostEnv, "/usr/bin"),
 				}, parsed)
 				if err != nil {
 					t.Fatal(err)
@@ -561,12 +556,7 @@ func TestCWineEntryEvidence(t *testing.T) {
 				var log bytes.Buffer
 				ev, err := collectEvidence(evidenceRun{
 					runner: rn, repo: repo, platform: "windows", records: records, coverage: coverage, ran: true, log: &log,
-					list: func(argv []string, w io.Writer) (executors.Result, error) {
-						cmd := exec.Command(argv[0], argv[1:]...)
-						cmd.Dir, cmd.Stdout = repo, w
-						err := cmd.Run()
-						return executors.Result{ExitCode: cmd.ProcessState.ExitCode()}, err
-					},
+					list: hostLister(repo, nil, ""),
 				}, parsed)
 				if err != nil {
 					t.Fatal(err)
