@@ -5,15 +5,22 @@
 # CreateProcess with a handle for the parent) and src/gtest.cc.
 # Written by osbench init (debian:googletest=1.12.1-0.2 --runner gtest
 # --param cmake_options=-DBUILD_GMOCK=OFF --param cmake_options=-Dgtest_build_tests=ON
-# with programs and targets), edited only by these comments, flaky_runs
-# and split.
+# with programs and targets), edited only by these comments, flaky_runs,
+# split and migrate (one direction).
 repository "googletest" {
   preset = "c-cmake"
   source {
     debian = "googletest=1.12.1-0.2"
     sha256 = "cc90251040c145be18d5090787d9ec79e48217c6cef3ae78eb20f0e31551404c"
   }
-  migrate = ["windows->linux", "linux->windows"]
+  # linux->windows is left out: under split = 3 none of its groups is a task,
+  # each for the method's reasons, not osbench's (docs/corpus.md, session 28):
+  # group 2's whole-body mask makes UnitTest::Run return 0, group 3's masked
+  # GetCurrentDir aborts every program at start-up, and group 1's masked
+  # DirectoryExists spins googletest-options-test until its 30m limit, twice.
+  # Trying it again costs about eight C++ builds under Wine and an hour of
+  # spinning per make corpus; windows->linux alone keeps the task.
+  migrate = ["windows->linux"]
   # Each run of the suite is a whole C++ build under Wine (10-20 minutes on
   # a loaded machine); the gold re-run is the second look at flakiness.
   flaky_runs = 1
