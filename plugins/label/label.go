@@ -9,6 +9,9 @@
 //	PASS_TO_PASS   = {x | G_t(x) = pass in every run ∧ B_t(x) = pass}
 //	PASS_ON_SOURCE = {x | T_s+(x) = pass in every run}
 //
+// except that a test the target's runner says a patch could rewrite (a
+// doctest, Input.Rewritable) is never FAIL_TO_PASS.
+//
 // Only schemas.StatusPass passes; a test B_t does not report counts as not
 // passing. A test whose status is not the same in every run of the complete
 // repository on one platform (a test reported by some runs and not by
@@ -43,6 +46,12 @@ type Input struct {
 	// differs from the complete runs' is flaky too — it would make the gold
 	// patch's verdict depend on luck or on the shorter timeout.
 	TargetGold, SourceGold *schemas.TestResults
+	// Rewritable, when set, names the tests defined where a patch may
+	// rewrite them and nothing puts them back (the target runner's
+	// runner.Runner.Rewritable: libtest's doctests). Such a test is never
+	// FAIL_TO_PASS — a patch would pass it by editing the test — and is
+	// listed in Labels.RewritableFailToPass instead. nil: none.
+	Rewritable func(id string) bool
 }
 
 // Labels are the label sets of one task. Every list is sorted and non-nil,
@@ -51,6 +60,10 @@ type Labels struct {
 	FailToPass   []string
 	PassToPass   []string
 	PassOnSource []string
+	// RewritableFailToPass lists, sorted, the tests that would have been
+	// FAIL_TO_PASS but are defined where a patch can rewrite them
+	// (Input.Rewritable); nil when there are none.
+	RewritableFailToPass []string `json:",omitempty"`
 	// Flaky lists the quarantined tests, sorted by ID then platform. A test
 	// that flaked on both platforms appears once for each.
 	Flaky []FlakyTest
@@ -107,9 +120,12 @@ func Compute(in Input) Labels {
 		if quarantined[id] || !status.Passes() {
 			continue
 		}
-		if masked[id].Passes() {
+		switch {
+		case masked[id].Passes():
 			labels.PassToPass = append(labels.PassToPass, id)
-		} else {
+		case in.Rewritable != nil && in.Rewritable(id):
+			labels.RewritableFailToPass = append(labels.RewritableFailToPass, id)
+		default:
 			labels.FailToPass = append(labels.FailToPass, id)
 		}
 	}
@@ -121,6 +137,7 @@ func Compute(in Input) Labels {
 	slices.Sort(labels.FailToPass)
 	slices.Sort(labels.PassToPass)
 	slices.Sort(labels.PassOnSource)
+	slices.Sort(labels.RewritableFailToPass)
 	slices.SortFunc(labels.Flaky, func(a, b FlakyTest) int {
 		if c := strings.Compare(a.ID, b.ID); c != 0 {
 			return c

@@ -213,6 +213,22 @@ func TestCompute(t *testing.T) {
 			},
 		},
 		{
+			name: "a test a patch could rewrite is never FAIL_TO_PASS, and is listed",
+			in: Input{
+				TargetComplete: runs("windows", 2, "src/lib.rs/tests::join=pass", "doctest/src/lib.rs - join=pass", "doctest/src/lib.rs - sep=pass"),
+				TargetMasked:   run("windows", "src/lib.rs/tests::join=fail", "doctest/src/lib.rs - join=fail", "doctest/src/lib.rs - sep=pass"),
+				SourceComplete: runs("linux", 1, "doctest/src/lib.rs - join=pass"),
+				Rewritable:     func(id string) bool { return strings.HasPrefix(id, "doctest/") },
+			},
+			want: Labels{
+				FailToPass:           []string{"src/lib.rs/tests::join"},
+				PassToPass:           []string{"doctest/src/lib.rs - sep"}, // passing on the masked tree, a rewrite gains nothing
+				PassOnSource:         []string{"doctest/src/lib.rs - join"},
+				RewritableFailToPass: []string{"doctest/src/lib.rs - join"},
+				Flaky:                []FlakyTest{},
+			},
+		},
+		{
 			name: "no runs give empty, non-nil sets",
 			in:   Input{},
 			want: Labels{FailToPass: []string{}, PassToPass: []string{}, PassOnSource: []string{}, Flaky: []FlakyTest{}},

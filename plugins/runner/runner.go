@@ -88,6 +88,15 @@ type Runner struct {
 	// timeouts from the code's (steps/testrun/infra.go); NoStartMark when
 	// the runner prints none, and any run counts as started.
 	Started *regexp.Regexp
+	// Rewritable says of a test id the runner's parser reads whether the
+	// test is defined where a patch may rewrite it and nothing puts it
+	// back: libtest's doctests live in the doc comments of source files
+	// (and in the files those include), which the apply step restores no
+	// more than any other source text. Such a test is never FAIL_TO_PASS
+	// (plugins/label): a patch would pass it by editing the example, not
+	// the code. NoneRewritable when every test the runner reports is
+	// defined in test files or in-source test code the task restores.
+	Rewritable func(id string) bool
 	// Known lists the tests a run shows exist, and whether that is all
 	// of them (the skip check judges entries only against a complete
 	// list); KnowsNone when the runner's output cannot tell.
@@ -112,6 +121,8 @@ type Sample struct {
 	Output  string          // what the runner prints (or writes to its report)
 	Options parsers.Options // what the parser is given besides (a regex's pattern)
 	IDs     []string        // the test ids the runner's parser reads from it, sorted
+	// Rewritable are those of IDs the runner's Rewritable names.
+	Rewritable []string
 }
 
 // OutputRule is a tamper-scan rule: a pattern over single patch lines
@@ -175,6 +186,10 @@ var (
 	// NoStartMark: no line says the tests started (StartMark is nil).
 	NoStartMark = regexp.MustCompile(`$none^`)
 )
+
+// NoneRewritable: every test the runner reports is defined in code the
+// task restores before a run (test files, in-source test items).
+func NoneRewritable(string) bool { return false }
 
 // StartMark is r's Started, nil for NoStartMark.
 func (r *Runner) StartMark() *regexp.Regexp {

@@ -26,6 +26,8 @@ import (
 	"github.com/osbench/osbench/engine/cache"
 	"github.com/osbench/osbench/plugins/deps"
 	"github.com/osbench/osbench/plugins/label"
+	"github.com/osbench/osbench/plugins/runner"
+	_ "github.com/osbench/osbench/plugins/runner/all" // the runner of the target's runs says which tests are rewritable
 	"github.com/osbench/osbench/plugins/taskpkg"
 	"github.com/osbench/osbench/schemas"
 )
@@ -147,8 +149,10 @@ func (taskKind) Name() string { return Kind }
 // configuration; a direction that is not split computes what version 7 did.
 // Version 10: tasks record their locked dependency set (InputDeps).
 // Version 11: a repository whose own lock takes its own package at a
-// published version is no task (selfLocked).
-func (taskKind) Version() string { return "11" }
+// published version is no task (selfLocked). Version 12: a test defined
+// where a patch can rewrite it (a doctest) is never FAIL_TO_PASS
+// (rewritableTests).
+func (taskKind) Version() string { return "12" }
 
 func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	var cfg Config
@@ -199,6 +203,9 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 	in.TargetGold, in.SourceGold = &targetGold, &sourceGold
 	sourceMasked, err := results(rc, InputSourceMasked)
 	if err != nil {
+		return err
+	}
+	if in.Rewritable, err = rewritableTests(cfg); err != nil {
 		return err
 	}
 	out.Labels = label.Compute(in)
@@ -298,11 +305,31 @@ func (taskKind) Run(ctx context.Context, rc *engine.RunContext) error {
 		if err := rc.PutTree("repo", repo, nil); err != nil {
 			return err
 		}
-		rc.SetLabel(fmt.Sprintf("task%s: %d FAIL_TO_PASS, %d PASS_ON_SOURCE, %s, mask %s", groupLabel(out.Group), len(out.Labels.FailToPass), len(out.Labels.PassOnSource), out.Task.Difficulty, out.MaskedRun.Class))
+		rewritable := ""
+		if n := len(out.Labels.RewritableFailToPass); n > 0 {
+			rewritable = fmt.Sprintf(" (%d rewritable left out)", n)
+		}
+		rc.SetLabel(fmt.Sprintf("task%s: %d FAIL_TO_PASS%s, %d PASS_ON_SOURCE, %s, mask %s", groupLabel(out.Group), len(out.Labels.FailToPass), rewritable, len(out.Labels.PassOnSource), out.Task.Difficulty, out.MaskedRun.Class))
 	} else {
 		rc.SetLabel("rejected: " + out.Rejected)
 	}
 	return rc.PutJSON("outcome.json", out)
+}
+
+// rewritableTests is the target runner's Rewritable: the tests a patch
+// could pass by rewriting them (libtest's doctests, examples in the doc
+// comments of source files, which the apply step does not put back as it
+// does test files and #[cfg(test)] items), never FAIL_TO_PASS.
+func rewritableTests(cfg Config) (func(string) bool, error) {
+	env, ok := cfg.Environment[cfg.Target]
+	if !ok {
+		return nil, fmt.Errorf("task: no test environment for the target platform %q", cfg.Target)
+	}
+	r, err := runner.For(cfg.Language, env.Parser)
+	if err != nil {
+		return nil, fmt.Errorf("task: %w", err)
+	}
+	return r.Rewritable, nil
 }
 
 // groupLabel is " (group 1 of 2)" for a group of a split direction.
@@ -332,6 +359,9 @@ func validate(out Outcome, targetMasked, sourceMasked schemas.TestResults, gold,
 		return unmaskable(out.Mask)
 	case len(out.Mask.Regions) == 0:
 		return "no platform-specific region was verified"
+	case len(out.Labels.FailToPass) == 0 && len(out.Labels.RewritableFailToPass) > 0:
+		return fmt.Sprintf("FAIL_TO_PASS is empty: the only target tests masking broke are defined where a patch can rewrite them (%d, e.g. %s: a doctest is an example in a source file's doc comment, which nothing puts back), so none can be FAIL_TO_PASS",
+			len(out.Labels.RewritableFailToPass), out.Labels.RewritableFailToPass[0])
 	case len(out.Labels.FailToPass) == 0:
 		return "FAIL_TO_PASS is empty: masking broke no target test (the empty patch would resolve it)"
 	case len(out.Labels.PassOnSource) == 0:

@@ -65,7 +65,11 @@ func TestValidate(t *testing.T) {
 				Reason: "its placeholder would change line 78, which the source platform executed"}}
 			return o
 		}, passing, passing, gold, "no verified region could be masked (1 left unmasked by the whole-function-body mask tried after the first mask's target run crashed): basepath.go:69-72 its placeholder would change line 78"},
-		"empty f2p":      {func(o Outcome) Outcome { o.Labels.FailToPass = nil; return o }, passing, passing, gold, "FAIL_TO_PASS is empty"},
+		"empty f2p": {func(o Outcome) Outcome { o.Labels.FailToPass = nil; return o }, passing, passing, gold, "FAIL_TO_PASS is empty: masking broke no target test"},
+		"only doctests broke": {func(o Outcome) Outcome {
+			o.Labels.FailToPass, o.Labels.RewritableFailToPass = nil, []string{"doctest/src/lib.rs - sep"}
+			return o
+		}, passing, passing, gold, "defined where a patch can rewrite them (1, e.g. doctest/src/lib.rs - sep"},
 		"empty p2s":      {func(o Outcome) Outcome { o.Labels.PassOnSource = nil; return o }, passing, passing, gold, "PASS_ON_SOURCE is empty"},
 		"source changed": {func(o Outcome) Outcome { return o }, passing, run(map[string]schemas.Status{"m/TestSep": schemas.StatusFail}), gold, "masking changed the source platform"},
 		"mask crashes": {func(o Outcome) Outcome {
@@ -116,5 +120,35 @@ func TestSelfLocked(t *testing.T) {
 				t.Errorf("selfLocked = %q, want it to name %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestRewritableTests: the target's runner, found by the language and the
+// target environment's parser, says which tests are rewritable (libtest's
+// doctests); a target without an environment is an error, never "none".
+func TestRewritableTests(t *testing.T) {
+	cfg := func(language, parser string) Config {
+		return Config{Language: language, Source: "linux", Target: "windows", Environment: map[string]schemas.TestEnvironment{"windows": {Parser: parser}}}
+	}
+	for _, tc := range []struct {
+		cfg  Config
+		id   string
+		want bool
+	}{
+		{cfg("rust", "libtest"), "doctest/src/lib.rs - join", true},
+		{cfg("rust", "libtest"), "src/lib.rs/tests::join", false},
+		{cfg("go", "go-test-json"), "doctest/x", false},
+		{cfg("c", "ctest"), "doctest/x", false},
+	} {
+		rewritable, err := rewritableTests(tc.cfg)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", tc.cfg.Language, tc.cfg.Environment["windows"].Parser, err)
+		}
+		if got := rewritable(tc.id); got != tc.want {
+			t.Errorf("%s: rewritable(%q) = %v, want %v", tc.cfg.Language, tc.id, got, tc.want)
+		}
+	}
+	if _, err := rewritableTests(Config{Language: "rust", Target: "windows"}); err == nil {
+		t.Error("no environment for the target: no error")
 	}
 }

@@ -51,11 +51,12 @@ func init() {
 		Output: &runner.OutputRule{ID: "runner-output-ctest", Reason: "imitates CTest output (Test #N: ... Passed, tests passed/failed summary)",
 			Pattern: regexp.MustCompile(`Test +#(\d+|%[-+ #0-9.]*[a-z]+|\{[^}]*\}).{0,200}Passed|tests passed, .{0,40}tests failed`)},
 		// CTest's "Start N:" or "Test #N:".
-		Started:  regexp.MustCompile(`^\s*(Start\s+\d+:|\d+/\d+ Test\s+#\d+:)`),
-		Known:    known,
-		Launch:   launch,
-		Expected: runner.NoExpected,
-		Evidence: evidence,
+		Started:    regexp.MustCompile(`^\s*(Start\s+\d+:|\d+/\d+ Test\s+#\d+:)`),
+		Rewritable: runner.NoneRewritable,
+		Known:      known,
+		Launch:     launch,
+		Expected:   runner.NoExpected,
+		Evidence:   evidence,
 	})
 }
 

@@ -50,10 +50,11 @@ func init() {
 		// A test2json run event.
 		Started: regexp.MustCompile(`"Action":"(run|pass|fail|skip)"`),
 		// The expected tests, which the step takes first, are all of them.
-		Known:    runner.KnowsNone,
-		Launch:   launch,
-		Expected: expectedTests,
-		Evidence: evidence,
+		Rewritable: runner.NoneRewritable,
+		Known:      runner.KnowsNone,
+		Launch:     launch,
+		Expected:   expectedTests,
+		Evidence:   evidence,
 	})
 }
 

@@ -37,9 +37,10 @@ func init() {
 			Pattern: regexp.MustCompile(`<testcase\b|<testsuites?\b`)},
 		Started: runner.NoStartMark,
 		// GoogleTest's filter drops the tests it leaves out from the report.
-		Known:    runner.KnowsNone,
-		Launch:   runner.NoLaunch,
-		Expected: runner.NoExpected,
-		Evidence: runner.NoEvidence,
+		Rewritable: runner.NoneRewritable,
+		Known:      runner.KnowsNone,
+		Launch:     runner.NoLaunch,
+		Expected:   runner.NoExpected,
+		Evidence:   runner.NoEvidence,
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/osbench/osbench/plugins/parsers"
 	"github.com/osbench/osbench/plugins/runner"
@@ -45,13 +46,25 @@ test paths::tests::separators ... ok
 
 test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s
 
+   Doc-tests rsplat
+
+running 1 test
+test src/lib.rs - paths::join (line 12) ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.21s
+
 `,
-			IDs: []string{"src/lib.rs/paths::tests::separators"},
+			IDs:        []string{"doctest/src/lib.rs - paths::join", "src/lib.rs/paths::tests::separators"},
+			Rewritable: []string{"doctest/src/lib.rs - paths::join"},
 		},
 		Output: &runner.OutputRule{ID: "runner-output-libtest", Reason: "imitates cargo test (libtest) output (test result: ok, test ... ok)",
 			Pattern: regexp.MustCompile(`test result: ok\b|\btest \S.{0,200} \.\.\. ok\b`)},
 		// libtest's "running N tests".
 		Started: regexp.MustCompile(`^running \d+ tests?$`),
+		// A doctest is a code block in a doc comment: source text, which
+		// the apply step does not put back (the #[cfg(test)] items it
+		// does are unit tests, not doctests).
+		Rewritable: isDoctest,
 		// libtest's --skip drops the tests it leaves out from its output.
 		Known:    runner.KnowsNone,
 		Launch:   launch,
@@ -86,3 +99,7 @@ func listCargo(r runner.Run) (*schemas.TestDefinitions, error) {
 		return cargoDefinitions(b, repo, r.Read)
 	})
 }
+
+// isDoctest: the libtest parser's ids of doctests ("doctest/src/lib.rs -
+// add"), rustdoc's programs for the examples in doc comments.
+func isDoctest(id string) bool { return strings.HasPrefix(id, "doctest/") }

@@ -26,11 +26,12 @@ func init() {
 			}},
 			IDs: []string{"paths.joins", "paths.splits"},
 		},
-		Output:   runner.NoOutput,
-		Started:  runner.NoStartMark,
-		Known:    runner.KnowsNone,
-		Launch:   runner.NoLaunch,
-		Expected: runner.NoExpected,
-		Evidence: runner.NoEvidence,
+		Output:     runner.NoOutput,
+		Started:    runner.NoStartMark,
+		Rewritable: runner.NoneRewritable,
+		Known:      runner.KnowsNone,
+		Launch:     runner.NoLaunch,
+		Expected:   runner.NoExpected,
+		Evidence:   runner.NoEvidence,
 	})
 }

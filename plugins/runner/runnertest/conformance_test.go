@@ -47,11 +47,13 @@ func TestHomes(t *testing.T) {
 }
 
 // TestMissingPartFails takes each part out of a runner that has them all
-// (go-test, a home) and of one that is no home (junit), and wants Check to
+// (go-test, a home) and of one that is no home (junit) — and libtest's
+// doctests' Rewritable —, and wants Check to
 // name it: the suite cannot pass a runner added in part.
 func TestMissingPartFails(t *testing.T) {
 	goTest, _ := runner.Lookup("go-test")
 	junit, _ := runner.Lookup("junit")
+	libtest, _ := runner.Lookup("libtest")
 	tests := []struct {
 		part string
 		base *runner.Runner
@@ -77,6 +79,9 @@ func TestMissingPartFails(t *testing.T) {
 		}},
 		{"Started", goTest, func(r *runner.Runner) { r.Started = nil }},
 		{"Started", goTest, func(r *runner.Runner) { r.Started = regexp.MustCompile(`^PASS$`) }},
+		{"Rewritable", goTest, func(r *runner.Runner) { r.Rewritable = nil }},
+		{"Rewritable", goTest, func(r *runner.Runner) { r.Rewritable = func(string) bool { return true } }},
+		{"Rewritable", libtest, func(r *runner.Runner) { r.Rewritable = runner.NoneRewritable }},
 		{"Known", goTest, func(r *runner.Runner) { r.Known = nil }},
 		{"Known", junit, func(r *runner.Runner) { r.Known = func(runner.KnownRun) ([]string, bool) { return nil, true } }},
 		{"Launch", goTest, func(r *runner.Runner) { r.Launch = nil }},
@@ -102,7 +107,7 @@ func TestMissingPartFails(t *testing.T) {
 		})
 	}
 	// The runners as registered have none.
-	for _, r := range []*runner.Runner{goTest, junit} {
+	for _, r := range []*runner.Runner{goTest, junit, libtest} {
 		if errs := Check(r, t.TempDir()); len(errs) > 0 {
 			t.Errorf("%s: %v", r.Name, errs)
 		}

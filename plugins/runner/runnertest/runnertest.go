@@ -63,6 +63,20 @@ func Check(r *runner.Runner, work string) []error {
 	case r.Started != runner.NoStartMark && !slices.ContainsFunc(strings.Split(r.Sample.Output, "\n"), r.Started.MatchString):
 		fail("Started", "%s marks no line of the runner's sample", r.Started)
 	}
+	if r.Rewritable == nil {
+		fail("Rewritable", "missing (runner.NoneRewritable if every test the runner reports is defined in code the task restores)")
+	} else {
+		for _, id := range r.Sample.IDs {
+			if r.Rewritable(id) && !slices.Contains(r.Sample.Rewritable, id) {
+				fail("Rewritable", "says the sample's %s is defined where a patch can rewrite it; list it in Sample.Rewritable if that is so", id)
+			}
+		}
+		for _, id := range r.Sample.Rewritable {
+			if !r.Rewritable(id) {
+				fail("Rewritable", "the sample lists %s as rewritable, the runner says it is not", id)
+			}
+		}
+	}
 	if r.Known == nil {
 		fail("Known", "missing (runner.KnowsNone if the runner's output cannot tell which tests exist)")
 	} else if _, complete := r.Known(runner.KnownRun{TimedOut: true}); complete {
