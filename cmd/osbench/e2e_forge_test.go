@@ -314,8 +314,11 @@ func TestEvalForgingPatches(t *testing.T) {
 	}
 	// Go, Linux target: the root package's test binary rewrites the test
 	// file of the config package, which go test may compile after it ran
-	// (a TestForged added to config_test.go) — whether or not it wins the
-	// race, the run changed the task's test sources.
+	// (a TestForged added to config_test.go). The task's test code is
+	// read-only for every command of the run, so the write fails: the run
+	// is graded, with no TestForged. (With the files writable the run
+	// changes the task's test sources, whether or not it wins the race,
+	// and is not graded: this case fails.)
 	rewrite := readExampleTask(t, tasks, "lineend__windows-to-linux")
 	forgers = append(forgers, forger{rewrite.ID, agentPatch(t, repo(rewrite.ID), func(dir string) {
 		write(dir, "rewrite.go", "package lineend\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\n"+
@@ -376,8 +379,13 @@ func TestEvalForgingPatches(t *testing.T) {
 				t.Errorf("forger/%s: stage I not_graded %q, want the test definitions named", f.id, rep.StageI.NotGraded)
 			}
 		case "test sources":
-			if !strings.Contains(rep.StageI.NotGraded, "changed the task's test sources (config/config_test.go)") {
-				t.Errorf("forger/%s: stage I not_graded %q, want the rewritten test file named", f.id, rep.StageI.NotGraded)
+			if rep.StageI.NotGraded != "" {
+				t.Errorf("forger/%s: stage I not graded (%s): the test file was writable", f.id, rep.StageI.NotGraded)
+			}
+			for _, lt := range rep.StageI.Tests {
+				if strings.HasSuffix(lt.ID, "/TestForged") {
+					t.Errorf("forger/%s: %s ran (%s): the rewrite reached the test file", f.id, lt.ID, lt.Status)
+				}
 			}
 			continue
 		case "restored":

@@ -66,6 +66,17 @@ type Cmd struct {
 	// command ends. It needs a WorkDir. Without that ability the command
 	// writes the directory itself. They are kept outside every key.
 	CopyOnWriteDirs []string
+	// ReadOnlyFiles are files inside the command's tree that nothing the
+	// command runs may change (the task's restored test sources: a build
+	// script, a configure step or a test program that rewrites one would
+	// be judged on tests of its own making). Where the executor gives the
+	// command a view or namespaces of its own each is bound read-only
+	// over itself, so writing, truncating, renaming or removing it fails
+	// (EROFS, EBUSY) while its directory stays writable; elsewhere they
+	// are left as they are (the test step's hash of the test sources still
+	// sees a change). They are kept outside every key: an honest command
+	// writes none of them.
+	ReadOnlyFiles []string
 	// HiddenPaths are paths inside CopyOnWriteDirs the command must not
 	// see: a shared crate cache holds every repository's dependencies, so
 	// another version of the repository's own package can sit there (a

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -144,7 +145,7 @@ func wrapInSandbox(c *exec.Cmd, who runUser, grace time.Duration, req sandboxReq
 		sb.spec.Mounts = viewMounts(req.cmd, c, who, req.launcher, cow)
 	case namespaces:
 		sb.spec.Keep = keepPaths(c, req.keep...)
-		for _, d := range req.cmd.ReadOnlyDirs {
+		for _, d := range append(slices.Clone(req.cmd.ReadOnlyDirs), req.cmd.ReadOnlyFiles...) {
 			sb.spec.Mounts = append(sb.spec.Mounts, viewMount{Path: d, Kind: mountRO})
 		}
 		sb.spec.Mounts = append(sb.spec.Mounts, cow...)

@@ -19,7 +19,7 @@ import (
 //     read-only;
 //   - the command's work dir, its Dir and WritableDirs, and the Wine
 //     prefix it leases, writable;
-//   - its ReadOnlyDirs and its test launcher, read-only;
+//   - its ReadOnlyDirs, ReadOnlyFiles and its test launcher, read-only;
 //   - its CopyOnWriteDirs, as overlays whose writes land in the command's
 //     scratch space and vanish with it;
 //   - every other existing path its argv, its environment values or its
@@ -96,6 +96,7 @@ func viewMounts(cmd Cmd, c *exec.Cmd, who runUser, launcher string, cow []viewMo
 	add(mountRW, cmd.WritableDirs...)
 	add(mountRW, cmd.ownedDirs...)
 	add(mountRO, cmd.ReadOnlyDirs...)
+	add(mountRO, cmd.ReadOnlyFiles...)
 	add(mountRO, launcher)
 	explicit = append(explicit, cow...)
 	// The working directory is almost always inside the work dir; one

@@ -163,6 +163,63 @@ true`
 	}
 }
 
+// TestReadOnlyFiles: a file of the command's own tree named in
+// ReadOnlyFiles cannot be appended to, truncated, replaced by a rename or
+// removed — by the command or a test program run through the test
+// launcher — while its directory takes new files and its siblings stay
+// writable; with and without the rest of the view. Without ReadOnlyFiles
+// the same script changes it, so the test can fail.
+func TestReadOnlyFiles(t *testing.T) {
+	requireRoot(t)
+	script := `cd "$WORK/repo"
+test -n "$OSBENCH_TEST_SANDBOX" || echo "no test launcher"
+"$OSBENCH_TEST_SANDBOX" sh -c 'echo x >> pkg/a_test.go' 2>/dev/null && echo "a test program appended"
+(echo more >> pkg/a_test.go) 2>/dev/null && echo "appended"
+(: > pkg/a_test.go) 2>/dev/null && echo "truncated"
+echo forged > pkg/new && mv pkg/new pkg/a_test.go 2>/dev/null && echo "renamed over"
+rm -f pkg/a_test.go 2>/dev/null; test -e pkg/a_test.go || echo "removed"
+echo data >> pkg/testdata/in.txt && echo "sibling written"
+echo ok > pkg/created && echo "created"
+true`
+	for _, tt := range []struct {
+		name      string
+		protected bool
+		want      string
+	}{
+		{"read-only", true, "sibling written\ncreated\n"},
+		{"writable", false, "a test program appended\nappended\ntruncated\nrenamed over\nremoved\nsibling written\ncreated\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, view := range []bool{true, false} {
+				work := filepath.Join(scratchDir(t), "work")
+				file := filepath.Join(work, "repo", "pkg", "a_test.go")
+				writeFile(t, file, "package pkg\n", 0o644)
+				writeFile(t, filepath.Join(work, "repo", "pkg", "testdata", "in.txt"), "in\n", 0o644)
+				l := newTestLocal(t)
+				l.off.view = !view
+				// A shared dir, so the command gets the test launcher.
+				cache := filepath.Join(filepath.Dir(work), "cache")
+				writeFile(t, filepath.Join(cache, "f"), "cache\n", 0o644)
+				cmd := Cmd{Argv: shell(script), WorkDir: work, Env: []string{"WORK=" + work}, ReadOnlyDirs: []string{cache}}
+				if tt.protected {
+					cmd.ReadOnlyFiles = []string{file}
+				}
+				res, stdout, stderr, err := runCapture(t, l, cmd)
+				if err != nil || res.ExitCode != 0 {
+					t.Fatalf("view=%v: Run = %+v, %v; stderr %q", view, res, err, stderr)
+				}
+				if stdout != tt.want {
+					t.Errorf("view=%v: the command did %q, want %q", view, stdout, tt.want)
+				}
+				b, err := os.ReadFile(file)
+				if kept := err == nil && string(b) == "package pkg\n"; kept != tt.protected {
+					t.Errorf("view=%v: the file kept = %v, want %v (%q, %v)", view, kept, tt.protected, b, err)
+				}
+			}
+		})
+	}
+}
+
 // TestHiddenPaths: a path hidden inside a copy-on-write dir is absent from
 // the command's view of it (not listed, not readable, not creatable from
 // its old contents), with or without the rest of the view, while its

@@ -109,3 +109,70 @@ func changedTestSources(before, after map[string]string) []string {
 	sort.Strings(changed)
 	return changed
 }
+
+// Checking after the run catches a test source that stays changed; it
+// cannot catch one rewritten and put back while the run lasts (by a test
+// program, between the go command's compiles of two packages), nor test
+// code rewritten before it is compiled by what the build runs of the
+// patch's (a Rust build script of a crate that has one, a CMake
+// execute_process), which the hash of the named test sources never
+// covered (tests/it.rs, tests/test_alloc.c). So every command of the run
+// — build, compile, tests, listings — gets the task's test code read-only
+// (executors.Cmd.ReadOnlyFiles): each file the apply step restores as a
+// test file that is some language's source. Test data (testdata/*.txt, a
+// golden file) stays writable, since suites write there.
+
+// maxReadOnlyTestFiles bounds the files bound read-only per command: a
+// mount each. Beyond it none is (the run says so in its log) and the
+// hash check is what is left.
+const maxReadOnlyTestFiles = 4096
+
+// readOnlyTestFiles lists the absolute paths of the task's test code in
+// repo (see above), sorted; over maxReadOnlyTestFiles, none and false.
+func readOnlyTestFiles(repo string) ([]string, bool, error) {
+	var files []string
+	over := false
+	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p != repo && os.IsPermission(err) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil // a link is judged by the apply step, and a bind would follow it
+		}
+		rel, err := filepath.Rel(repo, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !isTestCode(rel) {
+			return nil
+		}
+		if len(files) == maxReadOnlyTestFiles {
+			over = true
+			return filepath.SkipAll
+		}
+		files = append(files, p)
+		return nil
+	})
+	if err != nil || over {
+		return nil, !over, err
+	}
+	sort.Strings(files)
+	return files, true, nil
+}
+
+// isTestCode reports whether a repository path is test code of the task:
+// a test file (lang.IsTestFile, by its directory or its name) written in
+// a language osbench knows (lang.Of), not test data.
+func isTestCode(rel string) bool {
+	return lang.Of(rel) != "" && lang.IsTestFile(rel)
+}

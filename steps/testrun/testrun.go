@@ -261,6 +261,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	// first test's start (infra.go).
 	watch := newWatch(cfg.Parser)
 	watch.disk = newDiskWatch(rc.WorkDir)
+	var testCode []string // the task's test code, read-only for every command (testfiles.go)
 	run := func(c Command, out io.Writer, limit time.Duration, quiet bool) (executors.Result, error) {
 		argv, err := commandArgv(c)
 		if err != nil {
@@ -284,6 +285,7 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 			Argv: argv, Dir: filepath.Join(repo, filepath.FromSlash(c.Dir)), Env: env,
 			Stdout: io.MultiWriter(stdoutW, watch.stream()), Stderr: io.MultiWriter(logR, watch.stream()), Timeout: limit, User: cfg.User,
 			WorkDir: rc.WorkDir, WritableDirs: writable, ReadOnlyDirs: readOnly, CopyOnWriteDirs: cow, HiddenPaths: hidden,
+			ReadOnlyFiles: testCode,
 		})
 		stopDisk()
 		if errors.Is(err, syscall.EDQUOT) {
@@ -301,6 +303,13 @@ func (kind) Run(ctx context.Context, rc *engine.RunContext) error {
 	sourcesBefore, err := testSources(repo)
 	if err != nil {
 		return fmt.Errorf("hashing the test sources: %w", err)
+	}
+	testCode, bounded, err := readOnlyTestFiles(repo)
+	if err != nil {
+		return fmt.Errorf("listing the test code: %w", err)
+	}
+	if !bounded {
+		fmt.Fprintf(logw, "[osbench: more than %d test code files; none is read-only for this run, the check after it stays]\n", maxReadOnlyTestFiles)
 	}
 	expected, err := rn.Expected(repo, cfg.Platform, cfg.Env)
 	if err != nil {

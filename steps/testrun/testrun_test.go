@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -291,5 +292,50 @@ func TestChangedTestSources(t *testing.T) {
 	want := []string{"a/main_test.go", "b/b_test.go", "tests/it_test.rs"}
 	if got := changedTestSources(before, after); !slices.Equal(got, want) {
 		t.Errorf("changed %v, want %v", got, want)
+	}
+}
+
+// TestReadOnlyTestFiles: the task's test code — test files, by directory or
+// name, in a language osbench knows — is what every command of a run gets
+// read-only; test data, sources and a build's outputs are not, and a tree
+// with more than the bound gets none.
+func TestReadOnlyTestFiles(t *testing.T) {
+	repo := t.TempDir()
+	for _, p := range []string{
+		"a/a.go", "a/a_test.go", "a/testdata/input.txt", "a/testdata/fixture.go",
+		"src/lib.rs", "tests/it.rs", "tests/data/golden.txt", "benches/b.rs",
+		"tests/test_alloc.c", "tests/helpers.h", "tests/CMakeLists.txt", "lib/parse_test.c",
+		".git/objects/x_test.go",
+	} {
+		if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, p), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a_test.go", filepath.Join(repo, "a/link_test.go")); err != nil {
+		t.Fatal(err)
+	}
+	got, bounded, err := readOnlyTestFiles(repo)
+	if err != nil || !bounded {
+		t.Fatalf("readOnlyTestFiles = %v, %v, %v", got, bounded, err)
+	}
+	var rel []string
+	for _, p := range got {
+		r, _ := filepath.Rel(repo, p)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	want := []string{"a/a_test.go", "a/testdata/fixture.go", "lib/parse_test.c", "tests/helpers.h", "tests/it.rs", "tests/test_alloc.c"}
+	if !slices.Equal(rel, want) {
+		t.Errorf("read-only test code %q, want %q", rel, want)
+	}
+	for i := range maxReadOnlyTestFiles {
+		if err := os.WriteFile(filepath.Join(repo, "tests", fmt.Sprintf("t%d.rs", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, bounded, err := readOnlyTestFiles(repo); err != nil || bounded || got != nil {
+		t.Errorf("over the bound: %d files, bounded %v, %v; want none, false", len(got), bounded, err)
 	}
 }
