@@ -119,8 +119,9 @@ func changedTestSources(before, after map[string]string) []string {
 // covered (tests/it.rs, tests/test_alloc.c). So every command of the run
 // — build, compile, tests, listings — gets the task's test code read-only
 // (executors.Cmd.ReadOnlyFiles): each file the apply step restores as a
-// test file that is some language's source. Test data (testdata/*.txt, a
-// golden file) stays writable, since suites write there.
+// test file that is some language's source, and the source files that can
+// hold test code (isTestCode). Test data (testdata/*.txt, a golden file)
+// stays writable, since suites write there.
 
 // maxReadOnlyTestFiles bounds the files bound read-only per command: a
 // mount each. Beyond it none is (the run says so in its log) and the
@@ -172,7 +173,20 @@ func readOnlyTestFiles(repo string) ([]string, bool, error) {
 
 // isTestCode reports whether a repository path is test code of the task:
 // a test file (lang.IsTestFile, by its directory or its name) written in
-// a language osbench knows (lang.Of), not test data.
+// a language osbench knows (lang.Of), not test data; or any source file of
+// a language whose tests may live inside source files (lang.TestCode: a
+// Rust #[cfg(test)] module, a doctest), which the apply step put back and
+// a build script could otherwise rewrite before rustc reads it. Cargo
+// refuses to publish a crate whose build writes outside its OUT_DIR, so a
+// crate's own build never needs its sources writable.
 func isTestCode(rel string) bool {
-	return lang.Of(rel) != "" && lang.IsTestFile(rel)
+	name := lang.Of(rel)
+	if name == "" {
+		return false
+	}
+	if lang.IsTestFile(rel) {
+		return true
+	}
+	l, ok := lang.Lookup(name)
+	return ok && l.TestCode.Restore != nil
 }

@@ -296,9 +296,10 @@ func TestChangedTestSources(t *testing.T) {
 }
 
 // TestReadOnlyTestFiles: the task's test code — test files, by directory or
-// name, in a language osbench knows — is what every command of a run gets
-// read-only; test data, sources and a build's outputs are not, and a tree
-// with more than the bound gets none.
+// name, in a language osbench knows, and the sources of a language with
+// test code inside them (Rust) — is what every command of a run gets
+// read-only; test data, Go and C sources and a build's outputs are not,
+// and a tree with more than the bound gets none.
 func TestReadOnlyTestFiles(t *testing.T) {
 	repo := t.TempDir()
 	for _, p := range []string{
@@ -326,7 +327,8 @@ func TestReadOnlyTestFiles(t *testing.T) {
 		r, _ := filepath.Rel(repo, p)
 		rel = append(rel, filepath.ToSlash(r))
 	}
-	want := []string{"a/a_test.go", "a/testdata/fixture.go", "lib/parse_test.c", "tests/helpers.h", "tests/it.rs", "tests/test_alloc.c"}
+	// Every Rust source: #[cfg(test)] items and doctests live there.
+	want := []string{"a/a_test.go", "a/testdata/fixture.go", "benches/b.rs", "lib/parse_test.c", "src/lib.rs", "tests/helpers.h", "tests/it.rs", "tests/test_alloc.c"}
 	if !slices.Equal(rel, want) {
 		t.Errorf("read-only test code %q, want %q", rel, want)
 	}
