@@ -116,9 +116,16 @@ bench: build tools
 # built idle and beside 16 busy processes, compared). About ten minutes on
 # two cores plus the two example builds; not part of make test.
 # RELIABILITY_FLAGS="-seed N" repeats a run, "-load-busy 0" skips the load.
+# "-corpus-cache DIR" (a cache make corpus built) adds the corpus under load:
+# a sample of its steps (-corpus-sample, 0.05) run again beside
+# -corpus-busy (16) busy processes and compared with the cached results;
+# CORPUS_LOAD_ONLY below runs that section alone.
 RELIABILITY_FLAGS ?=
 reliability: deps build
 	$(GO) run ./cmd/osbench-reliability -bin $(BIN) $(RELIABILITY_FLAGS)
+
+# make reliability RELIABILITY_FLAGS="$(CORPUS_LOAD_ONLY) -corpus-cache DIR"
+CORPUS_LOAD_ONLY = -build-trials 0 -gc-trials 0 -eval-trials 0 -example-trials 0 -concurrency "" -output 0 -load-busy 0
 
 # demo: the main job on the bundled examples — validate, build (runs on Linux
 # and Windows, differential coverage, verification, masking, labels, tasks),

@@ -48,7 +48,12 @@ type config struct {
 	Concurrency   []int
 	OutputBytes   int64
 	LoadBusy      int // busy processes of the load section; 0 skips it
-	Keep          bool
+	// CorpusCache is a cache holding the corpus's build, whose steps the
+	// corpus-load section samples (corpusload.go); "" skips the section.
+	CorpusCache  string
+	CorpusSample float64
+	CorpusBusy   int
+	Keep         bool
 }
 
 func main() {
@@ -67,6 +72,9 @@ func main() {
 	flag.StringVar(&outBytes, "output", "1G", "output of the big-output test (K, M, G: powers of 1024)")
 	flag.StringVar(&cfg.Bin, "bin", "", "osbench binary (default: built from this checkout)")
 	flag.IntVar(&cfg.LoadBusy, "load-busy", 16, "busy processes beside the load section's build of every bundled example (0: skip the section)")
+	flag.StringVar(&cfg.CorpusCache, "corpus-cache", "", "a cache holding make corpus's build: rerun a sample of its steps beside busy processes and compare (\"\": skip the section)")
+	flag.Float64Var(&cfg.CorpusSample, "corpus-sample", 0.05, "the fraction of the corpus's cached steps the corpus-load section reruns")
+	flag.IntVar(&cfg.CorpusBusy, "corpus-busy", 16, "busy processes beside the corpus-load section's reruns")
 	flag.BoolVar(&cfg.Keep, "keep", false, "keep the scratch directory")
 	flag.Parse()
 	var err error
@@ -244,6 +252,16 @@ func run(cfg config, log io.Writer) (*report, error) {
 		err := section(fmt.Sprintf("the examples idle and beside %d busy processes", cfg.LoadBusy), func() error {
 			l, err := h.load(cfg.LoadBusy)
 			rep.Load = l
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if cfg.CorpusCache != "" {
+		err := section(fmt.Sprintf("a sample of the corpus's steps beside %d busy processes", cfg.CorpusBusy), func() error {
+			c, err := h.corpusLoad(cfg.CorpusCache, cfg.CorpusSample, cfg.CorpusBusy)
+			rep.CorpusLoad = c
 			return err
 		})
 		if err != nil {

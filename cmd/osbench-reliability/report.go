@@ -19,6 +19,7 @@ type report struct {
 	Big        *bigFigures
 	Escapes    *escapeFigures
 	Load       *loadFigures
+	CorpusLoad *corpusLoadFigures
 	Wall       time.Duration
 	// Load is /proc/loadavg's 1-minute figure at the start and the end:
 	// the wall times above mean little without it on a shared machine.
@@ -75,6 +76,9 @@ func (r *report) print(w io.Writer) {
 
 	if l := r.Load; l != nil {
 		l.print(w)
+	}
+	if c := r.CorpusLoad; c != nil {
+		c.print(w)
 	}
 
 	if e := r.Escapes; e != nil {

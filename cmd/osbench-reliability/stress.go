@@ -202,6 +202,9 @@ type buildStep struct {
 	// attempts before the last (engine.StepResult).
 	Infra   string            `json:"infra"`
 	Retries []json.RawMessage `json:"retries"`
+	// Verify is a hit's rerun under --verify-cache: "same", "differs: …"
+	// or "rerun failed: …" (engine.StepResult.Verify).
+	Verify string `json:"verify"`
 }
 
 // readBuildSteps reads build --out's build-steps.json by step id.
