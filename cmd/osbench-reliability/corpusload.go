@@ -72,6 +72,12 @@ func (h *harness) corpusLoad(cache string, sample float64, busyN int) (*corpusLo
 	if err != nil {
 		return nil, fmt.Errorf("corpus load: %v: %s", err, r.brief())
 	}
+	fig.tally(steps)
+	return fig, nil
+}
+
+// tally counts the build's steps by what --verify-cache said of them.
+func (fig *corpusLoadFigures) tally(steps map[string]buildStep) {
 	fig.Steps = len(steps)
 	for _, s := range steps {
 		if s.Status != "hit" {
@@ -92,7 +98,6 @@ func (h *harness) corpusLoad(cache string, sample float64, busyN int) (*corpusLo
 	}
 	sort.Strings(fig.Differs)
 	sort.Strings(fig.RerunFailed)
-	return fig, nil
 }
 
 // failed reports whether the section found a difference, or could not

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -157,5 +158,44 @@ func TestReachableNeverWidensAbove(t *testing.T) {
 		if fi, _ := os.Stat(d); fi.Mode().Perm() != 0o700 {
 			t.Errorf("%s widened to %v", d, fi.Mode().Perm())
 		}
+	}
+}
+
+// TestCorpusLoadTally: the corpus-load section counts what --verify-cache
+// said of each step, names the differing and failed reruns, and fails on a
+// difference or on a step that was not a hit (the cache lacked the build).
+func TestCorpusLoadTally(t *testing.T) {
+	steps := map[string]buildStep{
+		"a/linux/test":   {ID: "a/linux/test", Status: "hit", Verify: "same"},
+		"a/windows/test": {ID: "a/windows/test", Status: "hit", Verify: "rerun failed: the machine: CPU starvation"},
+		"a/checkout":     {ID: "a/checkout", Status: "hit"},
+		"b/linux/test#2": {ID: "b/linux/test#2", Status: "hit", Verify: "differs: tests.json (cached 1a2b, rerun 3c4d)"},
+		"b/windows/test": {ID: "b/windows/test", Status: "hit", Verify: "same"},
+	}
+	var f corpusLoadFigures
+	f.tally(steps)
+	if f.Steps != 5 || f.Verified != 4 || f.Same != 2 || f.Missed != 0 {
+		t.Errorf("tally = %+v, want 5 steps, 4 verified, 2 the same, none missed", f)
+	}
+	if want := []string{"b/linux/test#2: tests.json (cached 1a2b, rerun 3c4d)"}; !slices.Equal(f.Differs, want) {
+		t.Errorf("differs %q, want %q", f.Differs, want)
+	}
+	if want := []string{"a/windows/test: rerun failed: the machine: CPU starvation"}; !slices.Equal(f.RerunFailed, want) {
+		t.Errorf("rerun failed %q, want %q", f.RerunFailed, want)
+	}
+	if !f.failed() {
+		t.Error("a differing step does not fail the section")
+	}
+	delete(steps, "b/linux/test#2")
+	f = corpusLoadFigures{}
+	f.tally(steps)
+	if f.failed() {
+		t.Errorf("no difference, every step a hit: the section fails: %+v", f)
+	}
+	steps["c/linux/test"] = buildStep{ID: "c/linux/test", Status: "ran"}
+	f = corpusLoadFigures{}
+	f.tally(steps)
+	if !f.failed() || f.Missed != 1 {
+		t.Errorf("a step that ran (not a hit) does not fail the section: %+v", f)
 	}
 }
