@@ -199,7 +199,7 @@ func Make(in Inputs) Table {
 			} else {
 				row.Rejected++
 				d.Rejected++
-				row.Reasons = append(row.Reasons, e.Direction+": "+e.Rejected)
+				row.Reasons = append(row.Reasons, entryReason(e))
 			}
 		}
 		for _, d := range r.Directions {
@@ -299,4 +299,20 @@ func fraction(n, of int) string {
 		return "—"
 	}
 	return fmt.Sprintf("%d/%d", n, of)
+}
+
+// entryReason says why a candidate is no task: "DIRECTION: reason", with
+// the group of a split direction ("windows->linux group 2 of 3: …"). A
+// candidate whose task step never ran (a step before it failed) says so;
+// the failed step itself is listed with the repository's failures.
+func entryReason(e taskbuild.ReportEntry) string {
+	where := e.Direction
+	if e.Group != nil {
+		where += fmt.Sprintf(" group %d of %d", e.Group.Index, e.Group.Of)
+	}
+	why := e.Rejected
+	if why == "" {
+		why = "no task step ran (a step before it failed)"
+	}
+	return where + ": " + why
 }

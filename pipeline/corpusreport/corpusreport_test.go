@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osbench/osbench/schemas"
 	"github.com/osbench/osbench/steps/taskbuild"
 )
 
@@ -161,5 +162,25 @@ func TestMaskClasses(t *testing.T) {
 	}
 	if md := table.Markdown(); !strings.Contains(md, "1 quiet, 1 crash, 0 hang; 5 of their 43 FAIL_TO_PASS tests failed by their own assertions") {
 		t.Errorf("markdown lacks the mask line:\n%s", md)
+	}
+}
+
+// TestEntryReason: a rejection names its direction and, in a split
+// direction, its group; a candidate whose task step never ran (a failed
+// step before it: its reason is empty) says so rather than nothing.
+func TestEntryReason(t *testing.T) {
+	for _, tt := range []struct {
+		e    taskbuild.ReportEntry
+		want string
+	}{
+		{taskbuild.ReportEntry{Direction: "linux->windows", Rejected: "no FAIL_TO_PASS"}, "linux->windows: no FAIL_TO_PASS"},
+		{taskbuild.ReportEntry{Direction: "windows->linux", Rejected: "the masked target run crashes", Group: &schemas.TaskGroup{Index: 3, Of: 3}},
+			"windows->linux group 3 of 3: the masked target run crashes"},
+		{taskbuild.ReportEntry{Direction: "windows->linux", Failed: "…/group2of3/task skipped: input failed", Group: &schemas.TaskGroup{Index: 2, Of: 3}},
+			"windows->linux group 2 of 3: no task step ran (a step before it failed)"},
+	} {
+		if got := entryReason(tt.e); got != tt.want {
+			t.Errorf("entryReason(%+v) = %q, want %q", tt.e, got, tt.want)
+		}
 	}
 }
