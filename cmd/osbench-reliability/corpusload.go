@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -34,12 +35,17 @@ type corpusLoadFigures struct {
 	Code        int
 	LoadAverage string // /proc/loadavg's 1-minute figure at the end
 	Steps       int    // steps of the corpus's build
-	Missed      int    // steps that were not hits (the cache did not hold the whole build)
+	Missed      int    // steps that ran: the cache did not hold the whole build
 	Verified    int    // sampled hits rerun
 	Same        int
-	// Differs and RerunFailed name the sampled steps whose rerun gave
-	// other results, or failed (with why).
-	Differs, RerunFailed []string
+	// Differs names the sampled steps whose rerun gave other results;
+	// CoverageOnly those whose only other output is the raw coverage file
+	// (a count or a timing-dependent block, which the same suite's repeated
+	// runs on an idle machine vary in too: a flaky coverage line, not a
+	// result); RerunFailed the reruns that failed, with why; Failed the
+	// steps that failed as they did in the build (a failure is never
+	// cached, so it runs again).
+	Differs, CoverageOnly, RerunFailed, Failed []string
 }
 
 // corpusLoad reruns a sample of the corpus's cached steps beside busyN
@@ -80,8 +86,11 @@ func (h *harness) corpusLoad(cache string, sample float64, busyN int) (*corpusLo
 func (fig *corpusLoadFigures) tally(steps map[string]buildStep) {
 	fig.Steps = len(steps)
 	for _, s := range steps {
-		if s.Status != "hit" {
+		switch s.Status {
+		case "ran":
 			fig.Missed++
+		case "failed", "skipped":
+			fig.Failed = append(fig.Failed, s.ID+" "+s.Status)
 		}
 		switch verdict, detail, _ := strings.Cut(s.Verify, ": "); verdict {
 		case "":
@@ -90,15 +99,37 @@ func (fig *corpusLoadFigures) tally(steps map[string]buildStep) {
 			fig.Same++
 		case "differs":
 			fig.Verified++
-			fig.Differs = append(fig.Differs, s.ID+": "+detail)
+			if coverageOnly(detail) {
+				fig.CoverageOnly = append(fig.CoverageOnly, s.ID+": "+detail)
+			} else {
+				fig.Differs = append(fig.Differs, s.ID+": "+detail)
+			}
 		default:
 			fig.Verified++
 			fig.RerunFailed = append(fig.RerunFailed, s.ID+": "+s.Verify)
 		}
 	}
 	sort.Strings(fig.Differs)
+	sort.Strings(fig.CoverageOnly)
 	sort.Strings(fig.RerunFailed)
+	sort.Strings(fig.Failed)
 }
+
+// coverageOnly reports whether a verify difference ("NAME (cached D, rerun
+// D), NAME (new), …", engine.resultDiff) names the test step's raw
+// coverage file alone.
+func coverageOnly(detail string) bool {
+	parts := diffPart.FindAllStringSubmatch(detail, -1)
+	for _, p := range parts {
+		if p[1] != "coverage.raw" {
+			return false
+		}
+	}
+	return len(parts) > 0
+}
+
+// diffPart is one output named in a verify difference.
+var diffPart = regexp.MustCompile(`(\S+) \((?:cached \S+, rerun \S+|new|gone)\)`)
 
 // failed reports whether the section found a difference, or could not
 // rerun what it sampled because the cache lacked the build.
@@ -107,8 +138,9 @@ func (f *corpusLoadFigures) failed() bool { return len(f.Differs) > 0 || f.Misse
 func (f *corpusLoadFigures) print(w io.Writer) {
 	fmt.Fprintf(w, "\ncorpus under load: %g of the cached steps of the %d corpus manifests (cache %s) run again beside %d busy processes (load average %s at the end)\n",
 		f.Sample, f.Manifests, f.Cache, f.Busy, f.LoadAverage)
-	fmt.Fprintf(w, "  exit %d, %s; %d steps, %d not hits (the cache must hold the whole build: make corpus first)\n", f.Code, f.Wall.Round(time.Second), f.Steps, f.Missed)
-	fmt.Fprintf(w, "  %d sampled steps run again: %d the same results, %d other results, %d reruns failed\n", f.Verified, f.Same, len(f.Differs), len(f.RerunFailed))
+	fmt.Fprintf(w, "  exit %d, %s; %d steps, %d ran that were not in the cache (make corpus first), %d failed again or skipped\n", f.Code, f.Wall.Round(time.Second), f.Steps, f.Missed, len(f.Failed))
+	fmt.Fprintf(w, "  %d sampled steps run again: %d the same outputs, %d other results, %d other raw coverage only, %d reruns failed\n",
+		f.Verified, f.Same, len(f.Differs), len(f.CoverageOnly), len(f.RerunFailed))
 	if f.failed() {
 		fmt.Fprintf(w, "  NOT load-independent: a step gave other results under load, or the cache did not hold the corpus's build\n")
 	} else {
@@ -117,7 +149,13 @@ func (f *corpusLoadFigures) print(w io.Writer) {
 	for _, d := range f.Differs {
 		fmt.Fprintf(w, "    differs: %s\n", d)
 	}
+	for _, d := range f.CoverageOnly {
+		fmt.Fprintf(w, "    raw coverage only: %s\n", d)
+	}
 	for _, d := range f.RerunFailed {
 		fmt.Fprintf(w, "    rerun failed: %s\n", d)
+	}
+	for _, d := range f.Failed {
+		fmt.Fprintf(w, "    failed again: %s\n", d)
 	}
 }

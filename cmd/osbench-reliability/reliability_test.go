@@ -162,8 +162,10 @@ func TestReachableNeverWidensAbove(t *testing.T) {
 }
 
 // TestCorpusLoadTally: the corpus-load section counts what --verify-cache
-// said of each step, names the differing and failed reruns, and fails on a
-// difference or on a step that was not a hit (the cache lacked the build).
+// said of each step, names the differing reruns (results apart from raw
+// coverage alone), the failed reruns and the steps that failed again, and
+// fails on a
+// difference in results or on a step that ran (the cache lacked the build).
 func TestCorpusLoadTally(t *testing.T) {
 	steps := map[string]buildStep{
 		"a/linux/test":   {ID: "a/linux/test", Status: "hit", Verify: "same"},
@@ -171,11 +173,19 @@ func TestCorpusLoadTally(t *testing.T) {
 		"a/checkout":     {ID: "a/checkout", Status: "hit"},
 		"b/linux/test#2": {ID: "b/linux/test#2", Status: "hit", Verify: "differs: tests.json (cached 1a2b, rerun 3c4d)"},
 		"b/windows/test": {ID: "b/windows/test", Status: "hit", Verify: "same"},
+		"c/linux/test#3": {ID: "c/linux/test#3", Status: "hit", Verify: "differs: coverage.raw (cached 5e6f, rerun 7a8b)"},
+		"d/linux/test":   {ID: "d/linux/test", Status: "failed"},
 	}
 	var f corpusLoadFigures
 	f.tally(steps)
-	if f.Steps != 5 || f.Verified != 4 || f.Same != 2 || f.Missed != 0 {
-		t.Errorf("tally = %+v, want 5 steps, 4 verified, 2 the same, none missed", f)
+	if f.Steps != 7 || f.Verified != 5 || f.Same != 2 || f.Missed != 0 {
+		t.Errorf("tally = %+v, want 7 steps, 5 verified, 2 the same, none missed", f)
+	}
+	if want := []string{"c/linux/test#3: coverage.raw (cached 5e6f, rerun 7a8b)"}; !slices.Equal(f.CoverageOnly, want) {
+		t.Errorf("raw coverage only %q, want %q", f.CoverageOnly, want)
+	}
+	if want := []string{"d/linux/test failed"}; !slices.Equal(f.Failed, want) {
+		t.Errorf("failed again %q, want %q", f.Failed, want)
 	}
 	if want := []string{"b/linux/test#2: tests.json (cached 1a2b, rerun 3c4d)"}; !slices.Equal(f.Differs, want) {
 		t.Errorf("differs %q, want %q", f.Differs, want)
@@ -190,7 +200,7 @@ func TestCorpusLoadTally(t *testing.T) {
 	f = corpusLoadFigures{}
 	f.tally(steps)
 	if f.failed() {
-		t.Errorf("no difference, every step a hit: the section fails: %+v", f)
+		t.Errorf("no difference in results, every step a hit or a failure again: the section fails: %+v", f)
 	}
 	steps["c/linux/test"] = buildStep{ID: "c/linux/test", Status: "ran"}
 	f = corpusLoadFigures{}
