@@ -164,8 +164,8 @@ func TestReachableNeverWidensAbove(t *testing.T) {
 // TestCorpusLoadTally: the corpus-load section counts what --verify-cache
 // said of each step, names the differing reruns (results apart from raw
 // coverage alone), the failed reruns and the steps that failed again, and
-// fails on a
-// difference in results or on a step that ran (the cache lacked the build).
+// fails on a difference in results or on a step that ran (the cache lacked
+// the build).
 func TestCorpusLoadTally(t *testing.T) {
 	steps := map[string]buildStep{
 		"a/linux/test":   {ID: "a/linux/test", Status: "hit", Verify: "same"},
