@@ -164,8 +164,9 @@ func TestReachableNeverWidensAbove(t *testing.T) {
 // TestCorpusLoadTally: the corpus-load section counts what --verify-cache
 // said of each step, names the differing reruns (results apart from raw
 // coverage alone), the failed reruns and the steps that failed again, and
-// fails on a difference in results or on a step that ran (the cache lacked
-// the build).
+// fails on a difference in results or on a step that ran with all its
+// inputs (the cache lacked the build); one downstream of a failure runs
+// again every time, and is listed with the failures.
 func TestCorpusLoadTally(t *testing.T) {
 	steps := map[string]buildStep{
 		"a/linux/test":   {ID: "a/linux/test", Status: "hit", Verify: "same"},
@@ -175,16 +176,17 @@ func TestCorpusLoadTally(t *testing.T) {
 		"b/windows/test": {ID: "b/windows/test", Status: "hit", Verify: "same"},
 		"c/linux/test#3": {ID: "c/linux/test#3", Status: "hit", Verify: "differs: coverage.raw (cached 5e6f, rerun 7a8b)"},
 		"d/linux/test":   {ID: "d/linux/test", Status: "failed"},
+		"tasks":          {ID: "tasks", Status: "ran", Reason: "ran with absent inputs; not cached"},
 	}
 	var f corpusLoadFigures
 	f.tally(steps)
-	if f.Steps != 7 || f.Verified != 5 || f.Same != 2 || f.Missed != 0 {
-		t.Errorf("tally = %+v, want 7 steps, 5 verified, 2 the same, none missed", f)
+	if f.Steps != 8 || f.Verified != 5 || f.Same != 2 || f.Missed != 0 {
+		t.Errorf("tally = %+v, want 8 steps, 5 verified, 2 the same, none missed", f)
 	}
 	if want := []string{"c/linux/test#3: coverage.raw (cached 5e6f, rerun 7a8b)"}; !slices.Equal(f.CoverageOnly, want) {
 		t.Errorf("raw coverage only %q, want %q", f.CoverageOnly, want)
 	}
-	if want := []string{"d/linux/test failed"}; !slices.Equal(f.Failed, want) {
+	if want := []string{"d/linux/test failed", "tasks ran with a failed input"}; !slices.Equal(f.Failed, want) {
 		t.Errorf("failed again %q, want %q", f.Failed, want)
 	}
 	if want := []string{"b/linux/test#2: tests.json (cached 1a2b, rerun 3c4d)"}; !slices.Equal(f.Differs, want) {

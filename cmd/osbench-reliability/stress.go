@@ -205,6 +205,8 @@ type buildStep struct {
 	// Verify is a hit's rerun under --verify-cache: "same", "differs: …"
 	// or "rerun failed: …" (engine.StepResult.Verify).
 	Verify string `json:"verify"`
+	// Reason is why the step ran or did not.
+	Reason string `json:"reason"`
 }
 
 // readBuildSteps reads build --out's build-steps.json by step id.
