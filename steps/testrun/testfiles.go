@@ -43,10 +43,27 @@ const maxTestSources = 50000
 // testSources hashes every test source file of the repository.
 func testSources(repo string) (map[string]string, error) {
 	sums := map[string]string{}
-	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+	err := walkRepo(repo, func(p, rel string, d fs.DirEntry) error {
+		if !isTestSource(rel) {
+			return nil
+		}
+		if len(sums) >= maxTestSources {
+			return filepath.SkipAll
+		}
+		sums[rel] = fileSum(p, d)
+		return nil
+	})
+	return sums, err
+}
+
+// walkRepo calls visit for every file of the repository but its .git,
+// with its path relative to repo ("/"-separated). A directory the suite
+// closed to osbench is skipped: nothing of the task's lives there.
+func walkRepo(repo string, visit func(p, rel string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != repo && os.IsPermission(err) {
-				return nil // a directory the suite closed to us: not a source of the task
+				return nil
 			}
 			return err
 		}
@@ -60,17 +77,8 @@ func testSources(repo string) (map[string]string, error) {
 		if err != nil {
 			return err
 		}
-		rel = filepath.ToSlash(rel)
-		if !isTestSource(rel) {
-			return nil
-		}
-		if len(sums) >= maxTestSources {
-			return filepath.SkipAll
-		}
-		sums[rel] = fileSum(p, d)
-		return nil
+		return visit(p, filepath.ToSlash(rel), d)
 	})
-	return sums, err
 }
 
 // fileSum is the hex SHA-256 of a regular file, or a marker for what else
@@ -133,27 +141,10 @@ const maxReadOnlyTestFiles = 4096
 func readOnlyTestFiles(repo string) ([]string, bool, error) {
 	var files []string
 	over := false
-	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p != repo && os.IsPermission(err) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err := walkRepo(repo, func(p, rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() {
 			return nil // a link is judged by the apply step, and a bind would follow it
 		}
-		rel, err := filepath.Rel(repo, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
 		if !isTestCode(rel) {
 			return nil
 		}
